@@ -1,0 +1,104 @@
+# profpipe: a family of small filters that turn perf and LLVM profiles
+# into what BOLT and clang read.  Plain GNU make, no configure step.
+#
+#   make                 optimized tools in build/bin
+#   make check           the bats suite against an ASan+UBSan build
+#   make fuzz            libFuzzer harnesses (clang-19) in build/fuzz
+#   make bench           the benchmarks in bench/ against the reference tools
+#   make install PREFIX=/usr/local DESTDIR=
+
+TOOLS   = perfdecode preagg prfraw2idx
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+BUILD   ?= build
+
+WARN    = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	  -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wno-format-nonliteral
+override CFLAGS   += -std=c11 $(WARN)
+override CPPFLAGS += -D_GNU_SOURCE -Ilibcommon
+LDLIBS_perfdecode = -lzstd
+LDLIBS_preagg     = -lelf -lz
+LDLIBS_prfraw2idx = -lz
+LDLIBS  ?=
+
+SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	    -fno-sanitize-recover=all
+
+LIBSRC  = $(wildcard libcommon/*.c)
+LIBOBJ  = $(LIBSRC:%.c=$(BUILD)/obj/%.o)
+# a tool is tools/<tool>.c or a directory tools/<tool>/ of .c files
+toolsrc = $(wildcard tools/$(1).c tools/$(1)/*.c)
+BINS    = $(TOOLS:%=$(BUILD)/bin/%)
+HDRS    = $(wildcard libcommon/*.h tools/*/*.h)
+
+# helper programs the tests use (writers of synthetic inputs and such)
+TESTBINS = $(patsubst tests/tools/%.c,$(BUILD)/testbin/%,$(wildcard tests/tools/*.c))
+
+all: $(BINS)
+
+testbins: $(TESTBINS)
+$(BUILD)/testbin/%: tests/tools/%.c $(BUILD)/libcommon.a $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libcommon.a -lzstd -lelf -lz
+
+$(BUILD)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libcommon.a: $(LIBOBJ)
+	@rm -f $@
+	$(AR) rcs $@ $(LIBOBJ)
+
+.SECONDEXPANSION:
+$(BUILD)/bin/%: $$(patsubst %.c,$(BUILD)/obj/%.o,$$(call toolsrc,$$*)) $(BUILD)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a \
+		$(LDLIBS_$*) $(LDLIBS)
+
+# The test suite runs against a sanitized build so that memory errors in
+# any parser fail the tests instead of passing by luck.
+san:
+	$(MAKE) BUILD=$(BUILD)/san TOOLS="$(TOOLS)" CFLAGS="$(SAN_FLAGS)" \
+	    LDFLAGS="-fsanitize=address,undefined" all
+
+check: all testbins san
+	@mkdir -p $(BUILD)
+	PROFPIPE_BIN="$(CURDIR)/$(BUILD)/san/bin" PROFPIPE_FASTBIN="$(CURDIR)/$(BUILD)/bin" \
+	PROFPIPE_TESTBIN="$(CURDIR)/$(BUILD)/testbin" \
+	    scripts/run-tests $(BUILD)/check.tap $(TESTS)
+
+lint:
+	mandoc -Tlint -W warning man/*.[157]
+
+# libFuzzer harnesses: fuzz/fuzz_<format>.c links the tool's sources
+# other than its main.c
+FUZZ_perfdata = perfdecode
+FUZZ_profraw  = prfraw2idx
+FUZZERS = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZCC  ?= clang-19
+fuzz: $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $$(filter-out %/main.c,$$(call toolsrc,$$(FUZZ_$$*))) $(LIBSRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZCC) -std=c11 -g -O1 -D_GNU_SOURCE -DPROFPIPE_FUZZ -Ilibcommon -Itools/$(FUZZ_$*) \
+	    -fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^) \
+	    $(LDLIBS_$(FUZZ_$*)) $(LDLIBS)
+
+bench: all
+	bench/run
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+	install -m 0755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -m 0644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 $(wildcard man/*.5) $(DESTDIR)$(MANDIR)/man5
+	install -m 0644 $(wildcard man/*.7) $(DESTDIR)$(MANDIR)/man7
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all testbins san check lint fuzz bench install clean

@@ -1,0 +1,227 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * common.h: what two or more profpipe tools share.  Each module has its
+ * own prefix; the functions whose names start with x die with exit 1 on
+ * failure, the others return an error to the caller so that parsers stay
+ * usable from fuzz harnesses.
+ */
+#ifndef PROFPIPE_COMMON_H
+#define PROFPIPE_COMMON_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdnoreturn.h>
+
+#define PROFPIPE_VERSION "0.1.0"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define PRINTFLIKE(f, a) __attribute__((format(printf, f, a)))
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define PRINTFLIKE(f, a)
+#define LIKELY(x) (x)
+#define UNLIKELY(x) (x)
+#endif
+
+/* xalloc.c: allocation that dies on failure or on size overflow */
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xrealloc(void *, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+char	*xstrdup(const char *);
+char	*xstrndup(const char *, size_t);
+/* grow *pp (holding *cap elements of size sz) to at least need elements */
+void	 xgrow(void *pp, size_t *cap, size_t need, size_t sz);
+
+/* prog.c: program name, common option helpers, messages */
+extern const char *progname;
+void	 prog_init(int argc, char **argv);	/* sets progname, LC_ALL=C */
+noreturn void prog_version(void);		/* prints "tool (profpipe) X" */
+noreturn void prog_usage_error(const char *fmt, ...) PRINTFLIKE(1, 2);
+						/* message + "try --help", exit 2 */
+
+/* parse.c: bounded number parsing; all return 0 on success, -1 on error */
+int	 parse_u64(const char *s, int base, uint64_t max, uint64_t *out);
+int	 parse_hex64(const char *s, uint64_t *out);	/* "0x" optional */
+/* parse one field of s, stopping at ' ' or end; *endp after the field */
+int	 parse_hex64_field(const char *s, const char **endp, uint64_t *out);
+int	 parse_dec64_field(const char *s, const char **endp, uint64_t *out);
+
+/* lineio.c: line reader that knows file and line number */
+struct lineio {
+	FILE		*fp;
+	const char	*name;		/* "<stdin>" for stdin */
+	char		*buf;		/* the current line, NUL-terminated, no LF */
+	size_t		 cap;
+	size_t		 len;		/* of the current line */
+	uint64_t	 lineno;	/* 1-based number of the current line */
+	int		 owned;		/* fp is ours to close */
+};
+/* open path ("-" or NULL: stdin); returns -1 with errno set on failure */
+int	 lr_open(struct lineio *, const char *path);
+/* next line into lr->buf; 1 = got one, 0 = EOF; dies on read error */
+int	 lr_next(struct lineio *);
+void	 lr_close(struct lineio *);
+/* "tool: file:line: msg" then exit 1 */
+noreturn void lr_errx(const struct lineio *, const char *fmt, ...) PRINTFLIKE(2, 3);
+void	 lr_warnx(const struct lineio *, const char *fmt, ...) PRINTFLIKE(2, 3);
+
+/* out.c: output that fails loudly, and -o FILE via a temporary file */
+struct output {
+	FILE	*fp;
+	char	*path;		/* final path, NULL for stdout */
+	char	*tmp;		/* temporary path while writing */
+};
+/* path NULL or "-": stdout.  Otherwise a temporary file beside path that
+ * out_commit() renames; any exit before that removes it. Dies on error. */
+void	 out_open(struct output *, const char *path);
+/* flush, check, close, rename; dies with "tool: path: error" on failure */
+void	 out_commit(struct output *);
+/* remove the temporary file (also done at exit if not committed) */
+void	 out_abort(struct output *);
+/* fflush+ferror+fclose on stdout, dies on failure ("<stdout>: ...") */
+void	 xclose_stdout(void);
+
+/* fast buffered writer for hot paths: a big buffer over a FILE */
+struct wbuf {
+	FILE	*fp;
+	char	*buf;
+	size_t	 len, cap;
+};
+void	 wb_init(struct wbuf *, FILE *, size_t cap);
+void	 wb_flush(struct wbuf *);		/* dies on write error */
+void	 wb_free(struct wbuf *);		/* flushes first */
+static inline void
+wb_reserve(struct wbuf *w, size_t n)
+{
+	if (UNLIKELY(w->cap - w->len < n))
+		wb_flush(w);
+}
+static inline void
+wb_putc(struct wbuf *w, char c)
+{
+	wb_reserve(w, 1);
+	w->buf[w->len++] = c;
+}
+void	 wb_puts(struct wbuf *, const char *);
+void	 wb_write(struct wbuf *, const void *, size_t);
+void	 wb_printf(struct wbuf *, const char *fmt, ...) PRINTFLIKE(2, 3);
+/* lowercase hex without 0x, no padding; returns chars written (needs 16) */
+size_t	 fmt_hex64(char *dst, uint64_t v);
+size_t	 fmt_dec64(char *dst, uint64_t v);	/* needs 20 */
+static inline void
+wb_hex(struct wbuf *w, uint64_t v)
+{
+	wb_reserve(w, 16);
+	w->len += fmt_hex64(w->buf + w->len, v);
+}
+static inline void
+wb_dec(struct wbuf *w, uint64_t v)
+{
+	wb_reserve(w, 20);
+	w->len += fmt_dec64(w->buf + w->len, v);
+}
+
+/* leb128.c: bounded LEB128; return bytes consumed, 0 on truncation or
+ * on an encoding longer than 10 bytes or overflowing 64 bits */
+size_t	 uleb128_decode(const uint8_t *p, const uint8_t *end, uint64_t *out);
+size_t	 sleb128_decode(const uint8_t *p, const uint8_t *end, int64_t *out);
+size_t	 uleb128_encode(uint8_t *dst, uint64_t v);	/* needs 10 */
+
+/* bytes.c: unaligned loads in either byte order */
+static inline uint16_t
+ld16(const void *p, int swap)
+{
+	uint16_t v;
+	__builtin_memcpy(&v, p, 2);
+	return swap ? __builtin_bswap16(v) : v;
+}
+static inline uint32_t
+ld32(const void *p, int swap)
+{
+	uint32_t v;
+	__builtin_memcpy(&v, p, 4);
+	return swap ? __builtin_bswap32(v) : v;
+}
+static inline uint64_t
+ld64(const void *p, int swap)
+{
+	uint64_t v;
+	__builtin_memcpy(&v, p, 8);
+	return swap ? __builtin_bswap64(v) : v;
+}
+static inline void
+st64le(void *p, uint64_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	__builtin_memcpy(p, &v, 8);
+}
+
+/* md5.c: RFC 1321 */
+struct md5 {
+	uint32_t	a, b, c, d;
+	uint64_t	len;
+	uint8_t		buf[64];
+};
+void	 md5_init(struct md5 *);
+void	 md5_update(struct md5 *, const void *, size_t);
+void	 md5_final(struct md5 *, uint8_t digest[16]);
+/* low 64 bits of MD5(s), the first 8 digest bytes read little-endian:
+ * LLVM's MD5Hash(), used for PGO name references */
+uint64_t md5_low64(const void *, size_t);
+
+/* elfobj.c: ELF files through libelf, every offset range-checked */
+struct elf_seg {		/* a PT_LOAD segment */
+	uint64_t	vaddr, memsz, offset, filesz, align;
+	uint32_t	flags;	/* PF_X, PF_W, PF_R */
+};
+struct elf_sym {		/* a function symbol */
+	uint64_t	addr, size;	/* size may be 0 */
+	char		*name;
+	unsigned char	bind, type;
+	uint16_t	shndx;
+	int		file;		/* index into elfobj.files or -1 (STT_FILE before it) */
+};
+struct elfobj {
+	char		*path;
+	int		 fd;
+	void		*elf;		/* Elf * */
+	int		 is64, swap;
+	uint16_t	 type;		/* ET_EXEC, ET_DYN, ... */
+	uint16_t	 machine;
+	uint64_t	 entry;
+	struct elf_seg	*segs;		/* PT_LOAD only, in file order */
+	size_t		 nsegs;
+	uint8_t		 buildid[64];
+	size_t		 buildid_len;	/* 0: none */
+	struct elf_sym	*syms;		/* STT_FUNC (and GNU_IFUNC) from .symtab, else .dynsym; sorted by addr */
+	size_t		 nsyms;
+	char		**files;	/* STT_FILE names */
+	size_t		 nfiles;
+};
+/* open and read headers, segments, build-id; -1 with a message in errbuf */
+int	 elfobj_open(struct elfobj *, const char *path, char *errbuf, size_t errlen);
+/* load function symbols (sorted by address, then by name); -1 on error */
+int	 elfobj_load_syms(struct elfobj *, char *errbuf, size_t errlen);
+/* find a section by name: returns 1 and fills, 0 if absent, -1 on error */
+int	 elfobj_section(struct elfobj *, const char *name, uint64_t *addr,
+	    uint64_t *off, uint64_t *size, uint32_t *type);
+/* read size bytes at file offset off (checked against file size) */
+int	 elfobj_read(struct elfobj *, uint64_t off, void *dst, size_t size);
+/* the symbol whose [addr, next symbol or addr+size) range holds a, or NULL.
+ * Zero-size function symbols reach up to the next symbol, as BOLT treats them. */
+const struct elf_sym *elfobj_sym_at(const struct elfobj *, uint64_t a);
+/* lowest PT_LOAD vaddr aligned down to its alignment (BOLT's base for PIE) */
+uint64_t elfobj_base(const struct elfobj *);
+void	 elfobj_close(struct elfobj *);
+/* build-id as lowercase hex into dst (2*len+1 bytes) */
+void	 hex_encode(char *dst, const uint8_t *src, size_t len);
+
+#endif

@@ -1,0 +1,322 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * elfobj.c: the parts of an ELF file the tools need (PT_LOAD segments,
+ * build-id, function symbols, sections), read through libelf with every
+ * offset checked.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common.h"
+
+static int
+fail(char *errbuf, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(errbuf, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void
+hex_encode(char *dst, const uint8_t *src, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		dst[2 * i] = digits[src[i] >> 4];
+		dst[2 * i + 1] = digits[src[i] & 15];
+	}
+	dst[2 * len] = '\0';
+}
+
+/* look for NT_GNU_BUILD_ID in the note data d */
+static void
+find_buildid(struct elfobj *eo, Elf_Data *d)
+{
+	GElf_Nhdr nh;
+	size_t off = 0, noff, doff;
+
+	while (off < d->d_size &&
+	    (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    memcmp((char *)d->d_buf + noff, "GNU", 4) == 0 &&
+		    nh.n_descsz > 0 && nh.n_descsz <= sizeof(eo->buildid)) {
+			memcpy(eo->buildid, (char *)d->d_buf + doff, nh.n_descsz);
+			eo->buildid_len = nh.n_descsz;
+			return;
+		}
+	}
+}
+
+int
+elfobj_open(struct elfobj *eo, const char *path, char *errbuf, size_t errlen)
+{
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t i, nph;
+	Elf *e;
+
+	memset(eo, 0, sizeof(*eo));
+	eo->fd = -1;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return fail(errbuf, errlen, "libelf: %s", elf_errmsg(-1));
+	if ((eo->fd = open(path, O_RDONLY)) == -1)
+		return fail(errbuf, errlen, "%s: %s", path, strerror(errno));
+	eo->path = xstrdup(path);
+	if ((e = elf_begin(eo->fd, ELF_C_READ_MMAP, NULL)) == NULL ||
+	    elf_kind(e) != ELF_K_ELF) {
+		if (e != NULL)
+			elf_end(e);
+		elfobj_close(eo);
+		return fail(errbuf, errlen, "%s: not an ELF file", path);
+	}
+	eo->elf = e;
+	if (gelf_getehdr(e, &eh) == NULL) {
+		elfobj_close(eo);
+		return fail(errbuf, errlen, "%s: bad ELF header: %s", path,
+		    elf_errmsg(-1));
+	}
+	eo->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+	eo->type = eh.e_type;
+	eo->machine = eh.e_machine;
+	eo->entry = eh.e_entry;
+	if (elf_getphdrnum(e, &nph) != 0) {
+		elfobj_close(eo);
+		return fail(errbuf, errlen, "%s: bad program headers: %s",
+		    path, elf_errmsg(-1));
+	}
+	for (i = 0; i < nph; i++) {
+		if (gelf_getphdr(e, (int)i, &ph) == NULL) {
+			elfobj_close(eo);
+			return fail(errbuf, errlen, "%s: bad program header %zu",
+			    path, i);
+		}
+		if (ph.p_type == PT_LOAD) {
+			eo->segs = xreallocarray(eo->segs, eo->nsegs + 1,
+			    sizeof(*eo->segs));
+			eo->segs[eo->nsegs++] = (struct elf_seg){ ph.p_vaddr,
+			    ph.p_memsz, ph.p_offset, ph.p_filesz, ph.p_align,
+			    ph.p_flags };
+		} else if (ph.p_type == PT_NOTE && eo->buildid_len == 0) {
+			Elf_Data *d = elf_getdata_rawchunk(e, (int64_t)ph.p_offset,
+			    ph.p_filesz, ELF_T_NHDR);
+
+			if (d != NULL)
+				find_buildid(eo, d);
+		}
+	}
+	/* objects without program headers may still have the note section */
+	while (eo->buildid_len == 0 && (scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_NOTE) {
+			Elf_Data *d = elf_getdata(scn, NULL);
+
+			if (d != NULL)
+				find_buildid(eo, d);
+		}
+	}
+	return 0;
+}
+
+static int
+symcmp(const void *a, const void *b)
+{
+	const struct elf_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* sized symbols first so that lookups prefer them */
+	if ((x->size == 0) != (y->size == 0))
+		return x->size == 0 ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static int
+load_table(struct elfobj *eo, Elf_Scn *scn, GElf_Shdr *sh, char *errbuf,
+    size_t errlen)
+{
+	Elf_Data *d;
+	GElf_Sym s;
+	size_t i, n, cap = 0;
+	int curfile = -1;
+	const char *name;
+
+	if ((d = elf_getdata(scn, NULL)) == NULL || sh->sh_entsize == 0)
+		return fail(errbuf, errlen, "%s: bad symbol table", eo->path);
+	n = sh->sh_size / sh->sh_entsize;
+	for (i = 0; i < n; i++) {
+		if (gelf_getsym(d, (int)i, &s) == NULL)
+			return fail(errbuf, errlen, "%s: bad symbol %zu",
+			    eo->path, i);
+		name = elf_strptr(eo->elf, sh->sh_link, s.st_name);
+		if (name == NULL)
+			name = "";
+		if (GELF_ST_TYPE(s.st_info) == STT_FILE) {
+			eo->files = xreallocarray(eo->files, eo->nfiles + 1,
+			    sizeof(*eo->files));
+			eo->files[eo->nfiles] = xstrdup(name);
+			curfile = (int)eo->nfiles++;
+			continue;
+		}
+		if ((GELF_ST_TYPE(s.st_info) != STT_FUNC &&
+		    GELF_ST_TYPE(s.st_info) != STT_GNU_IFUNC) ||
+		    s.st_shndx == SHN_UNDEF || *name == '\0')
+			continue;
+		xgrow(&eo->syms, &cap, eo->nsyms + 1, sizeof(*eo->syms));
+		eo->syms[eo->nsyms++] = (struct elf_sym){ s.st_value, s.st_size,
+		    xstrdup(name), (unsigned char)GELF_ST_BIND(s.st_info),
+		    (unsigned char)GELF_ST_TYPE(s.st_info), s.st_shndx,
+		    GELF_ST_BIND(s.st_info) == STB_LOCAL ? curfile : -1 };
+	}
+	return 0;
+}
+
+int
+elfobj_load_syms(struct elfobj *eo, char *errbuf, size_t errlen)
+{
+	Elf_Scn *scn = NULL, *dyn = NULL, *tab = NULL;
+	GElf_Shdr sh, tsh, dsh;
+
+	while ((scn = elf_nextscn(eo->elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL)
+			return fail(errbuf, errlen, "%s: bad section header",
+			    eo->path);
+		if (sh.sh_type == SHT_SYMTAB && tab == NULL) {
+			tab = scn;
+			tsh = sh;
+		} else if (sh.sh_type == SHT_DYNSYM && dyn == NULL) {
+			dyn = scn;
+			dsh = sh;
+		}
+	}
+	if (tab != NULL) {
+		if (load_table(eo, tab, &tsh, errbuf, errlen) == -1)
+			return -1;
+	} else if (dyn != NULL) {
+		if (load_table(eo, dyn, &dsh, errbuf, errlen) == -1)
+			return -1;
+	}
+	if (eo->nsyms)
+		qsort(eo->syms, eo->nsyms, sizeof(*eo->syms), symcmp);
+	return 0;
+}
+
+int
+elfobj_section(struct elfobj *eo, const char *name, uint64_t *addr,
+    uint64_t *off, uint64_t *size, uint32_t *type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *n;
+
+	if (elf_getshdrstrndx(eo->elf, &shstrndx) != 0)
+		return -1;
+	while ((scn = elf_nextscn(eo->elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL)
+			return -1;
+		if ((n = elf_strptr(eo->elf, shstrndx, sh.sh_name)) == NULL)
+			continue;
+		if (strcmp(n, name) == 0) {
+			if (addr)
+				*addr = sh.sh_addr;
+			if (off)
+				*off = sh.sh_offset;
+			if (size)
+				*size = sh.sh_size;
+			if (type)
+				*type = sh.sh_type;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int
+elfobj_read(struct elfobj *eo, uint64_t off, void *dst, size_t size)
+{
+	struct stat st;
+	ssize_t n;
+
+	if (fstat(eo->fd, &st) == -1 || off > (uint64_t)st.st_size ||
+	    size > (uint64_t)st.st_size - off)
+		return -1;
+	n = pread(eo->fd, dst, size, (off_t)off);
+	return n == (ssize_t)size ? 0 : -1;
+}
+
+const struct elf_sym *
+elfobj_sym_at(const struct elfobj *eo, uint64_t a)
+{
+	size_t lo = 0, hi = eo->nsyms, mid, i;
+	const struct elf_sym *s;
+
+	/* last symbol with addr <= a */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (eo->syms[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	/* the first of the symbols at that address (sized ones sort first) */
+	i = lo - 1;
+	while (i > 0 && eo->syms[i - 1].addr == eo->syms[lo - 1].addr)
+		i--;
+	s = &eo->syms[i];
+	if (s->size != 0)
+		return a < s->addr + s->size ? s : NULL;
+	/* zero-size symbols own their code up to the next symbol */
+	return lo < eo->nsyms || a == s->addr ? s : NULL;
+}
+
+uint64_t
+elfobj_base(const struct elfobj *eo)
+{
+	size_t i;
+	uint64_t base = UINT64_MAX, a;
+
+	for (i = 0; i < eo->nsegs; i++) {
+		a = eo->segs[i].vaddr;
+		if (eo->segs[i].align > 1)
+			a &= ~(eo->segs[i].align - 1);
+		if (a < base)
+			base = a;
+	}
+	return base == UINT64_MAX ? 0 : base;
+}
+
+void
+elfobj_close(struct elfobj *eo)
+{
+	size_t i;
+
+	if (eo->elf != NULL)
+		elf_end(eo->elf);
+	if (eo->fd != -1)
+		close(eo->fd);
+	for (i = 0; i < eo->nsyms; i++)
+		free(eo->syms[i].name);
+	for (i = 0; i < eo->nfiles; i++)
+		free(eo->files[i]);
+	free(eo->syms);
+	free(eo->files);
+	free(eo->segs);
+	free(eo->path);
+	memset(eo, 0, sizeof(*eo));
+	eo->fd = -1;
+}

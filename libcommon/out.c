@@ -1,0 +1,249 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * out.c: output that fails loudly.  -o FILE is written to a temporary
+ * file in the same directory and renamed only when everything went well,
+ * so a failed or interrupted run never leaves a truncated profile behind.
+ */
+#include <err.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common.h"
+
+/* temporary files to remove if we die before committing them */
+static char *pending[8];
+static int handlers_set;
+
+static void
+remove_pending(void)
+{
+	size_t i;
+
+	for (i = 0; i < NELEM(pending); i++)
+		if (pending[i] != NULL)
+			unlink(pending[i]);
+}
+
+static void
+on_signal(int sig)
+{
+	remove_pending();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+track(char *tmp)
+{
+	size_t i;
+
+	if (!handlers_set) {
+		atexit(remove_pending);
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		signal(SIGHUP, on_signal);
+		handlers_set = 1;
+	}
+	for (i = 0; i < NELEM(pending); i++)
+		if (pending[i] == NULL) {
+			pending[i] = tmp;
+			return;
+		}
+	errx(1, "too many output files");
+}
+
+static void
+untrack(const char *tmp)
+{
+	size_t i;
+
+	for (i = 0; i < NELEM(pending); i++)
+		if (pending[i] == tmp)
+			pending[i] = NULL;
+}
+
+void
+out_open(struct output *o, const char *path)
+{
+	const char *slash;
+	size_t dirlen;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (path == NULL || strcmp(path, "-") == 0) {
+		o->fp = stdout;
+		return;
+	}
+	o->path = xstrdup(path);
+	slash = strrchr(path, '/');
+	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	o->tmp = xmalloc(dirlen + 32);
+	memcpy(o->tmp, path, dirlen);
+	strcpy(o->tmp + dirlen, ".profpipe.XXXXXX");
+	if ((fd = mkstemp(o->tmp)) == -1)
+		err(1, "%s", path);
+	track(o->tmp);
+	/* mkstemp makes 0600 files; a profile is an ordinary file */
+	{
+		mode_t um = umask(0);
+
+		umask(um);
+		(void)fchmod(fd, 0666 & ~um);
+	}
+	if ((o->fp = fdopen(fd, "w")) == NULL)
+		err(1, "%s", path);
+	setvbuf(o->fp, NULL, _IOFBF, 1 << 20);
+}
+
+void
+out_commit(struct output *o)
+{
+	if (o->path == NULL) {
+		xclose_stdout();
+		return;
+	}
+	if (fflush(o->fp) == EOF || ferror(o->fp)) {
+		fclose(o->fp);
+		err(1, "%s", o->path);
+	}
+	if (fclose(o->fp) == EOF)
+		err(1, "%s", o->path);
+	if (rename(o->tmp, o->path) == -1)
+		err(1, "%s", o->path);
+	untrack(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+}
+
+void
+out_abort(struct output *o)
+{
+	if (o->path == NULL)
+		return;
+	fclose(o->fp);
+	unlink(o->tmp);
+	untrack(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+}
+
+void
+xclose_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(1, "<stdout>");
+	if (fclose(stdout) == EOF)
+		err(1, "<stdout>");
+}
+
+void
+wb_init(struct wbuf *w, FILE *fp, size_t cap)
+{
+	w->fp = fp;
+	w->cap = cap < 256 ? 256 : cap;
+	w->buf = xmalloc(w->cap);
+	w->len = 0;
+}
+
+void
+wb_flush(struct wbuf *w)
+{
+	if (w->len && fwrite(w->buf, 1, w->len, w->fp) != w->len)
+		err(1, "write");
+	w->len = 0;
+}
+
+void
+wb_free(struct wbuf *w)
+{
+	wb_flush(w);
+	free(w->buf);
+	w->buf = NULL;
+	w->cap = 0;
+}
+
+void
+wb_write(struct wbuf *w, const void *p, size_t n)
+{
+	if (n > w->cap - w->len) {
+		wb_flush(w);
+		if (n > w->cap) {
+			if (fwrite(p, 1, n, w->fp) != n)
+				err(1, "write");
+			return;
+		}
+	}
+	memcpy(w->buf + w->len, p, n);
+	w->len += n;
+}
+
+void
+wb_puts(struct wbuf *w, const char *s)
+{
+	wb_write(w, s, strlen(s));
+}
+
+void
+wb_printf(struct wbuf *w, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(w->buf + w->len, w->cap - w->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		errx(1, "vsnprintf failed");
+	if ((size_t)n < w->cap - w->len) {
+		w->len += (size_t)n;
+		return;
+	}
+	wb_flush(w);
+	if ((size_t)n >= w->cap) {
+		w->cap = (size_t)n + 1;
+		w->buf = xrealloc(w->buf, w->cap);
+	}
+	va_start(ap, fmt);
+	vsnprintf(w->buf, w->cap, fmt, ap);
+	va_end(ap);
+	w->len = (size_t)n;
+}
+
+size_t
+fmt_hex64(char *dst, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	for (i = 0; i < n; i++)
+		dst[i] = tmp[n - 1 - i];
+	return n;
+}
+
+size_t
+fmt_dec64(char *dst, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		dst[i] = tmp[n - 1 - i];
+	return n;
+}
