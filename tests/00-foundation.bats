@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# The foundation: libcommon, the conventions every tool keeps, the man pages.
+
+load common
+
+TOOLS="perfdecode preagg prfraw2idx"
+
+setup() {
+	setup_tmp
+}
+
+@test "libcommon: md5, leb128, number parsing and formatting" {
+	run commontest unit
+	[ "$status" -eq 0 ]
+	[ "$output" = ok ]
+}
+
+@test "libcommon: build-id and segments agree with llvm-readobj" {
+	need_tool llvm-readobj-19 clang-19
+	printf 'int main(void){return 0;}\n' > t.c
+	clang-19 -O1 -fpie -pie -Wl,--build-id=sha1 -o t t.c
+	run commontest elf t
+	[ "$status" -eq 0 ]
+	ours=$(echo "$output" | awk 'NR==1{print $4}')
+	ref=$(llvm-readobj-19 --notes t | awk '/Build ID:/{print $3}')
+	[ -n "$ref" ]
+	[ "$ours" = "$ref" ]
+	# PT_LOAD vaddrs, in file order
+	echo "$output" | awk '$1=="load"{print $2}' > ours.txt
+	llvm-readobj-19 --program-headers t |
+	    awk '/Type: PT_LOAD/{l=1} l&&/VirtualAddress:/{sub("^0x0*","",$2); print tolower($2==""?"0":$2); l=0}' > ref.txt
+	same_file ours.txt ref.txt
+	echo "$output" | grep -q ' main$'
+}
+
+@test "libcommon: a failed run leaves no output file, a good one renames" {
+	run commontest out "$TMP/x.out" fail
+	[ "$status" -eq 1 ]
+	[ ! -e "$TMP/x.out" ]
+	[ -z "$(ls -A "$TMP" | grep profpipe || true)" ]
+	run commontest out "$TMP/x.out" ok
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TMP/x.out")" = partial ]
+}
+
+@test "libcommon: line reader reports file:line" {
+	printf 'a\r\nb\nbad\nc' > in.txt
+	run commontest lines in.txt
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "1 a" ]
+	[ "${lines[1]}" = "2 b" ]
+	[ "${lines[2]}" = "commontest: in.txt:3: bad line 'bad'" ]
+	printf 'a\nb' | commontest lines - > out.txt
+	[ "$(cat out.txt)" = "$(printf '1 a\n2 b')" ]
+}
+
+@test "every tool: --help on stdout, --version, bad usage exits 2" {
+	for t in $TOOLS; do
+		run "$t" --help
+		[ "$status" -eq 0 ]
+		echo "$output" | grep -qi "usage: $t"
+		run "$t" -h
+		[ "$status" -eq 0 ]
+		run "$t" --version
+		[ "$status" -eq 0 ]
+		[ "$output" = "$t (profpipe) $(sed -n 's/.*PROFPIPE_VERSION "\(.*\)".*/\1/p' "$TOP/libcommon/common.h")" ]
+		run "$t" --no-such-option
+		[ "$status" -eq 2 ]
+	done
+}
+
+@test "every tool: a full disk is an error, not a success" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run sh -c 'perfdecode --help > /dev/full'
+	[ "$status" -eq 1 ]
+	run sh -c 'preagg --help > /dev/full'
+	[ "$status" -eq 1 ]
+	run sh -c 'prfraw2idx --help > /dev/full'
+	[ "$status" -eq 1 ]
+}
+
+@test "man pages: one per tool, mandoc -Tlint clean" {
+	need_tool mandoc
+	for t in $TOOLS; do
+		[ -f "$TOP/man/$t.1" ]
+	done
+	[ -f "$TOP/man/profpipe.7" ]
+	run mandoc -Tlint -W warning "$TOP"/man/*.[157]
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "build: no warnings with clang-19 either" {
+	need_tool clang-19
+	run make -C "$TOP" -s CC=clang-19 BUILD="$TMP/clang" all testbins
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
