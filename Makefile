@@ -32,6 +32,7 @@ LIBSRC  = $(wildcard libcommon/*.c)
 LIBOBJ  = $(LIBSRC:%.c=$(BUILD)/obj/%.o)
 # a tool is tools/<tool>.c or a directory tools/<tool>/ of .c files
 toolsrc = $(wildcard tools/$(1).c tools/$(1)/*.c)
+toolobj = $(patsubst %.c,$(BUILD)/obj/%.o,$(call toolsrc,$(1)))
 BINS    = $(TOOLS:%=$(BUILD)/bin/%)
 HDRS    = $(wildcard libcommon/*.h tools/*/*.h)
 
@@ -54,7 +55,7 @@ $(BUILD)/libcommon.a: $(LIBOBJ)
 	$(AR) rcs $@ $(LIBOBJ)
 
 .SECONDEXPANSION:
-$(BUILD)/bin/%: $$(patsubst %.c,$(BUILD)/obj/%.o,$$(call toolsrc,$$*)) $(BUILD)/libcommon.a
+$(BUILD)/bin/%: $$(call toolobj,$$*) $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a \
 		$(LDLIBS_$*) $(LDLIBS)
@@ -81,11 +82,12 @@ FUZZ_profraw  = prfraw2idx
 FUZZERS = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZCC  ?= clang-19
 fuzz: $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
-$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $$(filter-out %/main.c,$$(call toolsrc,$$(FUZZ_$$*))) $(LIBSRC) $(HDRS)
+fuzzsrc = $(filter-out %/main.c,$(call toolsrc,$(FUZZ_$(1))))
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $$(call fuzzsrc,$$*) $(LIBSRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) -std=c11 -g -O1 -D_GNU_SOURCE -DPROFPIPE_FUZZ -Ilibcommon -Itools/$(FUZZ_$*) \
 	    -fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^) \
-	    $(LDLIBS_$(FUZZ_$*)) $(LDLIBS)
+	    $(LDLIBS_$(FUZZ_$*)) $(LDLIBS) -lelf -lz -lzstd
 
 bench: all
 	bench/run

@@ -97,3 +97,16 @@ setup() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "make install puts tools and man pages under DESTDIR" {
+	run make -C "$TOP" -s install BUILD="$TMP/inst-build" DESTDIR="$TMP/root" PREFIX=/usr
+	echo "$output"
+	[ "$status" -eq 0 ]
+	for t in $TOOLS; do
+		[ -x "$TMP/root/usr/bin/$t" ]
+		[ -f "$TMP/root/usr/share/man/man1/$t.1" ]
+	done
+	[ -f "$TMP/root/usr/share/man/man7/profpipe.7" ]
+	[ -f "$TMP/root/usr/share/man/man5/profpipe-events.5" ]
+	"$TMP/root/usr/bin/perfdecode" --version
+}
