@@ -2,8 +2,8 @@
 /*
  * fuzz_perfdata: libFuzzer harness for perfdecode's reader.  The input is
  * decoded as a whole perf.data in memory (file or pipe format), with
- * every record kind written to /dev/null, then again with the --comm
- * and --pid filters on.  Seed it with the small perf.data files in
+ * every record kind written to a sink, then again with the --comm,
+ * --pid and --event filters and --ordered on.  Seed it with the small perf.data files in
  * tests/data/perfdecode/corpus, copied to a scratch corpus directory:
  *	build/fuzz/fuzz_perfdata -max_total_time=300 corpus
  */
@@ -16,6 +16,15 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
+/* a sink that drops everything, without a file behind it */
+static ssize_t
+sink_write(void *cookie, const char *buf, size_t n)
+{
+	(void)cookie;
+	(void)buf;
+	return (ssize_t)n;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -25,8 +34,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pd d;
 
 	progname = "fuzz_perfdata";
-	if (null == NULL && (null = fopen("/dev/null", "w")) == NULL)
-		abort();
+	if (null == NULL) {
+		cookie_io_functions_t io = { NULL, sink_write, NULL, NULL };
+
+		if ((null = fopencookie(NULL, "w", io)) == NULL)
+			abort();
+	}
 	wb_init(&w, null, 1 << 16);
 	pd_init(&d, &w, "fuzz");
 	d.quiet = 1;
@@ -39,7 +52,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	d.pids = pids;
 	d.npids = NELEM(pids);
 	d.event = "cycles";
+	pd_set_ordered(&d);
 	(void)pd_decode_mem(&d, data, size);
+	pd_finish(&d);
 	pd_free(&d);
 	wb_free(&w);
 	return 0;

@@ -121,6 +121,7 @@ static size_t		 nbrs, capbrs;
 static struct event	 evs[16];
 static size_t		 nevs;
 static uint64_t		 tmin = UINT64_MAX, tmax;
+static uint64_t		 clock_ns = 1000000000;	/* time of the last record */
 static int		 anybranch;
 
 /* the output: raw bytes, or zstd chunks when compressing the data */
@@ -293,7 +294,7 @@ main(int argc, char *argv[])
 		case 'V':
 			prog_version();
 		default:
-			usage(2);
+			prog_usage_error(NULL);
 		}
 	}
 	argc -= optind;
@@ -302,12 +303,12 @@ main(int argc, char *argv[])
 		prog_usage_error("too many arguments");
 	if (opt.nofeat)
 		memset(opt.feat, 0, sizeof(opt.feat));
-	else if (opt.be)
-		/* perf detects a swapped feature bitmap by this bit */
-		opt.feat[F_HOSTNAME] = 1;
 	if (opt.zstd)
 		/* perf sizes its decompression buffer from it */
 		opt.feat[F_COMPRESSED] = 1;
+	if (opt.be && memchr(opt.feat, 1, sizeof(opt.feat)) != NULL)
+		/* perf finds a swapped feature bitmap by this bit */
+		opt.feat[F_HOSTNAME] = 1;
 
 	parse_input(argc == 1 ? argv[0] : NULL);
 	finish_events();
@@ -461,15 +462,14 @@ get_hex(struct lineio *lr, char **pp, const char *what)
 static uint64_t
 get_time(struct lineio *lr, char **pp)
 {
-	static uint64_t clock = 1000000000;
 	char *f = need(lr, pp, "time");
 	uint64_t v;
 
 	if (strcmp(f, "-") == 0)
-		v = clock + 1000;
+		v = clock_ns + 1000;
 	else if (parse_u64(f, 10, UINT64_MAX / 2, &v) == -1)
 		lr_errx(lr, "bad time '%s'", f);
-	clock = v;
+	clock_ns = v;
 	if (v < tmin)
 		tmin = v;
 	if (v > tmax)
@@ -629,6 +629,7 @@ parse_line(struct lineio *lr)
 		if (parse_u64(f, 10, UINT64_MAX, &r->count) == -1)
 			lr_errx(lr, "bad count '%s'", f);
 		r->pid = r->tid = -1;
+		r->time = clock_ns;	/* LOST has no time of its own */
 	} else if (strcmp(kind, "buildid") == 0) {
 		r->kind = K_BUILDID;
 		f = need(lr, &p, "pid");
@@ -1027,7 +1028,7 @@ emit_rec(const struct rec *r, uint64_t shift)
 		bb_hdr(&b, R_LOST, 0);
 		bb_u64(&b, FIRST_ID);
 		bb_u64(&b, r->count);
-		put_trailer(&b, -1, -1, tmin == UINT64_MAX ? 0 : tmin);
+		put_trailer(&b, -1, -1, r->time);
 		break;
 	case K_BUILDID:
 		put_buildid(&b, R_HEADER_BUILD_ID, r);
@@ -1193,7 +1194,7 @@ static void
 raw_write(const void *p, size_t n)
 {
 	out.pos += n;
-	if (!out.counting)
+	if (!out.counting && n > 0)
 		wb_write(&out.wb, p, n);
 }
 
@@ -1365,7 +1366,8 @@ usage(int status)
 "  -H, --hw-index         add hw_idx to branch stacks (PERF_SAMPLE_BRANCH_HW_INDEX)\n"
 "  -T, --branch-type      save branch types (PERF_SAMPLE_BRANCH_TYPE_SAVE)\n"
 "  -M, --mmap-buildid     MMAP2 records carry the build-id when the stream has one\n"
-"  -n, --no-features      write no feature sections (HEADER_COMPRESSED stays with -z)\n"
+"  -n, --no-features      write no feature sections (with -z: COMPRESSED, and\n"
+"                         HOSTNAME if big-endian, as perf needs them)\n"
 "  -F, --features LIST    features to write: all (default) or a comma list of\n"
 "                         BUILD_ID,HOSTNAME,OSRELEASE,VERSION,ARCH,NRCPUS,CMDLINE,\n"
 "                         EVENT_DESC,BRANCH_STACK\n"

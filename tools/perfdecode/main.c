@@ -42,6 +42,7 @@ main(int argc, char *argv[])
 		{ "kinds",		required_argument, NULL, 'k' },
 		{ "samples-only",	no_argument,	   NULL, 's' },
 		{ "allow-truncated",	no_argument,	   NULL, 't' },
+		{ "ordered",		no_argument,	   NULL, 'O' },
 		{ "quiet",		no_argument,	   NULL, 'q' },
 		{ "help",		no_argument,	   NULL, 'h' },
 		{ "version",		no_argument,	   NULL, 'V' },
@@ -51,14 +52,14 @@ main(int argc, char *argv[])
 	int32_t *pids = NULL;
 	size_t npids = 0, cappids = 0;
 	unsigned emit = PD_ALL;
-	int ch, qflag = 0, tflag = 0, fd, rc;
+	int ch, qflag = 0, tflag = 0, oflag = 0, fd, rc;
 	struct output out;
 	struct wbuf w;
 	struct stat st;
 	struct pd d;
 
 	prog_init(argc, argv);
-	while ((ch = getopt_long(argc, argv, "c:e:hk:o:p:qst", longopts,
+	while ((ch = getopt_long(argc, argv, "Oc:e:hk:o:p:qst", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'o':
@@ -81,6 +82,9 @@ main(int argc, char *argv[])
 			break;
 		case 't':
 			tflag = 1;
+			break;
+		case 'O':
+			oflag = 1;
 			break;
 		case 'q':
 			qflag = 1;
@@ -117,6 +121,8 @@ main(int argc, char *argv[])
 	d.event = event;
 	d.quiet = qflag;
 	d.progress = !qflag && isatty(STDERR_FILENO);
+	if (oflag)
+		pd_set_ordered(&d);
 	if (fd != STDIN_FILENO && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		close(fd);
 		fd = -1;
@@ -126,6 +132,7 @@ main(int argc, char *argv[])
 	if (fd > STDIN_FILENO)
 		close(fd);
 	/* the records before any message about them */
+	pd_finish(&d);
 	wb_flush(&w);
 	fflush(out.fp);
 	if (!qflag && d.lost > 0)
@@ -236,7 +243,7 @@ add_pids(const char *s, int32_t **pids, size_t *n, size_t *cap)
 static noreturn void
 usage(void)
 {
-	printf("usage: %s [-qst] [-c comm] [-e event] [-k kinds] "
+	printf("usage: %s [-Oqst] [-c comm] [-e event] [-k kinds] "
 	    "[-o file] [-p pid[,pid...]]\n"
 	    "       [perf.data | perf.data-dir | -]\n"
 	    "Decode a perf.data recording into the profpipe-events stream.\n"
@@ -248,6 +255,7 @@ usage(void)
 	    "                         fork,exit,buildid,lost or all (default)\n"
 	    "  -s, --samples-only     same as --kinds=sample\n"
 	    "  -t, --allow-truncated  a file cut short is a warning, exit 0\n"
+	    "  -O, --ordered          sort by time between FINISHED_ROUNDs\n"
 	    "  -q, --quiet            no warnings or lost-event totals\n"
 	    "  -h, --help             this help\n"
 	    "      --version          print the version\n",

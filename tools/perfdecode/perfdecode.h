@@ -51,6 +51,11 @@ struct pd_comm {		/* pid -> latest comm, for --comm */
 	char		 comm[32];
 };
 
+struct pd_oent {		/* a queued line of --ordered */
+	uint64_t	 time, seq;
+	size_t		 off, len;
+};
+
 /* a record stream: file data, a data.N file, or decompressed bytes */
 struct pd_rs {
 	uint8_t		*carry;		/* a record split across pushes */
@@ -94,9 +99,21 @@ struct pd {
 	struct pd_rs	 outer, in;
 	uint64_t	 zoff;		/* offset of the current compressed record */
 	int		 hdr_done;	/* "# event=" lines written */
+
+	/* --ordered: lines queued between FINISHED_ROUND records */
+	int		 ordered;
+	struct wbuf	*ow;		/* the real output */
+	struct wbuf	 aw;		/* arena the queued lines are written to */
+	struct pd_oent	*oq;
+	size_t		 noq, capoq;
+	uint64_t	 oseq, max_time, round_limit, cur_time;
 };
 
 void	 pd_init(struct pd *, struct wbuf *, const char *name);
+/* --ordered: sort records by time between FINISHED_ROUND records */
+void	 pd_set_ordered(struct pd *);
+/* write what --ordered still holds; call after pd_decode_* */
+void	 pd_finish(struct pd *);
 void	 pd_free(struct pd *);
 /* decode a whole perf.data held in memory (file or pipe format) */
 int	 pd_decode_mem(struct pd *, const uint8_t *, size_t);

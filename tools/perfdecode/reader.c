@@ -28,7 +28,6 @@
 #define MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
 #define MAGIC1		0x454c494646524550ULL	/* "PERFFILE" */
 #define HEADER_SIZE	104
-#define MAX_IDS		(1u << 24)
 
 struct pd_in {
 	int		 fd;
@@ -85,6 +84,10 @@ pd_free(struct pd *d)
 	free(d->outer.carry);
 	free(d->in.carry);
 	free(d->zout);
+	free(d->oq);
+	free(d->aw.buf);
+	d->oq = NULL;
+	d->aw.buf = NULL;
 	if (d->zds != NULL)
 		ZSTD_freeDStream(d->zds);
 	d->attrs = NULL;
@@ -581,9 +584,8 @@ static int
 read_attrs(struct pd *d, struct pd_in *in, uint64_t attr_size,
     uint64_t a_off, uint64_t a_size)
 {
-	uint8_t e[4096];
-	uint64_t off, ids_off, ids_size, k, id;
-	uint8_t idbuf[8];
+	uint8_t e[4096], idbuf[4096];
+	uint64_t off, ids_off, ids_size, k, n, i;
 	struct pd_attr a;
 	int rc;
 
@@ -596,18 +598,24 @@ read_attrs(struct pd *d, struct pd_in *in, uint64_t attr_size,
 		ids_off = ld64(e + attr_size - 16, d->swap);
 		ids_size = ld64(e + attr_size - 8, d->swap);
 		if (ids_off > in->size || ids_size > in->size - ids_off ||
-		    ids_size % 8 != 0 || ids_size / 8 > MAX_IDS)
+		    ids_size % 8 != 0)
 			return pd_error(d, off + attr_size - 16, "attr ids "
 			    "(offset 0x%llx, %llu bytes) outside the file",
 			    (unsigned long long)ids_off,
 			    (unsigned long long)ids_size);
+		if (ids_size / 8 > PD_MAXIDS - d->idmap.n)
+			return pd_error(d, off + attr_size - 8, "more than %u "
+			    "event ids", PD_MAXIDS);
 		if (pd_add_attr(d, &a, off) != 0)
 			return -1;
-		for (k = 0; k < ids_size / 8; k++) {
-			if (in_read(d, in, ids_off + 8 * k, idbuf, 8) != 0)
+		for (k = 0; k < ids_size; k += n) {
+			n = ids_size - k < sizeof(idbuf) ? ids_size - k :
+			    sizeof(idbuf);
+			if (in_read(d, in, ids_off + k, idbuf, n) != 0)
 				return -1;
-			id = ld64(idbuf, d->swap);
-			pd_map_id(d, id, d->nattrs - 1);
+			for (i = 0; i < n; i += 8)
+				pd_map_id(d, ld64(idbuf + i, d->swap),
+				    d->nattrs - 1);
 		}
 	}
 	return 0;

@@ -106,6 +106,15 @@ static const char hex2[513] =
 
 static int	 record(struct pd *, struct pd_rs *, const uint8_t *, size_t,
 		    uint64_t);
+static int	 record1(struct pd *, struct pd_rs *, const uint8_t *, size_t,
+		    uint64_t);
+
+/* where lines without a time go: straight out, also with --ordered */
+static inline struct wbuf *
+outw(struct pd *d)
+{
+	return d->ow != NULL ? d->ow : d->w;
+}
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* 8 nibbles to 8 ASCII hex digits, most significant first in memory */
@@ -269,16 +278,17 @@ rs_error(struct pd *d, struct pd_rs *s, uint64_t off, const char *fmt, ...)
 void
 pd_header(struct pd *d)
 {
+	struct wbuf *w = outw(d);
 	size_t i;
 
-	wb_puts(d->w, "# profpipe-events 1\n# source=");
-	wb_text(d->w, (const uint8_t *)d->name, strlen(d->name));
-	wb_puts(d->w, d->swap ? "\n# byte-order=big\n" :
+	wb_puts(w, "# profpipe-events 1\n# source=");
+	wb_text(w, (const uint8_t *)d->name, strlen(d->name));
+	wb_puts(w, d->swap ? "\n# byte-order=big\n" :
 	    "\n# byte-order=little\n");
 	for (i = 0; i < d->nattrs; i++) {
-		wb_puts(d->w, "# event=");
-		wb_puts(d->w, d->attrs[i].name);
-		wb_putc(d->w, '\n');
+		wb_puts(w, "# event=");
+		wb_puts(w, d->attrs[i].name);
+		wb_putc(w, '\n');
 	}
 	d->hdr_done = 1;
 }
@@ -383,9 +393,9 @@ pd_add_attr(struct pd *d, const struct pd_attr *a, uint64_t off)
 	na->drop = d->event != NULL && strcmp(na->name, d->event) != 0;
 	calc_pos(d);
 	if (d->hdr_done) {
-		wb_puts(d->w, "# event=");
-		wb_puts(d->w, na->name);
-		wb_putc(d->w, '\n');
+		wb_puts(outw(d), "# event=");
+		wb_puts(outw(d), na->name);
+		wb_putc(outw(d), '\n');
 	}
 	return 0;
 }
@@ -663,6 +673,7 @@ trailer(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 		e -= 8;
 		t->time = ld64(r + e, d->swap);
 		t->has_time = 1;
+		d->cur_time = t->time;
 	}
 	if (st & S_TID) {
 		e -= 8;
@@ -732,6 +743,7 @@ sample(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 	}
 	if (st & S_TIME) {
 		time = ld64(p, swap);
+		d->cur_time = time;
 		p += 8;
 	}
 	p += 8 * (!!(st & S_ADDR) + !!(st & S_ID) + !!(st & S_STREAM_ID) +
@@ -1044,7 +1056,8 @@ task_rec(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 	}
 	*q++ = ' ';
 	/* the sample_id time, as perf script shows it; else the body's */
-	q = put_dec(q, t.has_time ? t.time : ld64(r + 24, d->swap));
+	d->cur_time = t.has_time ? t.time : ld64(r + 24, d->swap);
+	q = put_dec(q, d->cur_time);
 	*q++ = '\n';
 	d->w->len = (size_t)(q - d->w->buf);
 	return 0;
@@ -1084,8 +1097,8 @@ buildids(struct pd *d, const uint8_t *p, size_t n, uint64_t off)
 		if (len > 20)
 			len = 20;
 		if (d->emit & PD_BUILDID) {
-			wb_reserve(d->w, 64);
-			q = d->w->buf + d->w->len;
+			wb_reserve(outw(d), 64);
+			q = outw(d)->buf + outw(d)->len;
 			q = put_str(q, "buildid ");
 			q = put_sdec(q, (int32_t)ld32(p + 8, d->swap));
 			*q++ = ' ';
@@ -1096,9 +1109,9 @@ buildids(struct pd *d, const uint8_t *p, size_t n, uint64_t off)
 			if (len == 0)
 				*q++ = '-';
 			*q++ = ' ';
-			d->w->len = (size_t)(q - d->w->buf);
-			wb_text(d->w, p + 36, size - 36);
-			wb_putc(d->w, '\n');
+			outw(d)->len = (size_t)(q - outw(d)->buf);
+			wb_text(outw(d), p + 36, size - 36);
+			wb_putc(outw(d), '\n');
 		}
 		p += size;
 		n -= size;
@@ -1193,7 +1206,128 @@ decompress(struct pd *d, struct pd_rs *s, const uint8_t *p, size_t n,
 }
 
 static int
+oentcmp(const void *a, const void *b)
+{
+	const struct pd_oent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* write the queued lines with time <= limit in time order, keep the rest */
+static void
+ord_flush(struct pd *d, uint64_t limit)
+{
+	struct wbuf *aw = &d->aw;
+	size_t i, n, keep = 0, len = 0;
+	char *nb;
+
+	if (d->noq == 0)
+		return;
+	qsort(d->oq, d->noq, sizeof(*d->oq), oentcmp);
+	for (n = 0; n < d->noq && d->oq[n].time <= limit; n++)
+		wb_write(d->ow, aw->buf + d->oq[n].off, d->oq[n].len);
+	if (n == d->noq) {
+		d->noq = 0;
+		aw->len = 0;
+		return;
+	}
+	for (i = n; i < d->noq; i++)
+		len += d->oq[i].len;
+	nb = xmalloc(aw->cap);
+	for (i = n; i < d->noq; i++) {
+		memcpy(nb + keep, aw->buf + d->oq[i].off, d->oq[i].len);
+		d->oq[i - n] = d->oq[i];
+		d->oq[i - n].off = keep;
+		keep += d->oq[i].len;
+	}
+	free(aw->buf);
+	aw->buf = nb;
+	aw->len = len;
+	d->noq -= n;
+}
+
+void
+pd_set_ordered(struct pd *d)
+{
+	d->ordered = 1;
+	d->ow = d->w;
+	memset(&d->aw, 0, sizeof(d->aw));
+	d->aw.fp = d->ow->fp;
+	d->aw.cap = 1 << 20;
+	d->aw.buf = xmalloc(d->aw.cap);
+	d->w = &d->aw;
+}
+
+void
+pd_finish(struct pd *d)
+{
+	if (d->ordered)
+		ord_flush(d, UINT64_MAX);
+}
+
+/*
+ * --ordered, perf's rule (ordered-events.c): records with a time are
+ * queued; at each FINISHED_ROUND those up to the highest time of the
+ * round before are written in time order, ties in file order.  Records
+ * without a time, or with time 0 (synthesized), go out at once.
+ */
+static int
 record(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
+    uint64_t off)
+{
+	struct wbuf *aw = &d->aw;
+	size_t start;
+	uint32_t type;
+	int rc;
+
+
+	if (LIKELY(!d->ordered))
+		return record1(d, s, r, size, off);
+	type = ld32(r, d->swap);
+	/* the records inside a compressed one are queued one by one */
+	if (type == R_COMPRESSED || type == R_COMPRESSED2)
+		return record1(d, s, r, size, off);
+	if (type == 68) {
+		ord_flush(d, d->round_limit);
+		d->round_limit = d->max_time;
+		return 0;
+	}
+	/*
+	 * Without FINISHED_ROUND records the queue would hold the whole
+	 * recording: as perf does, write its earlier half by time.
+	 */
+	if (aw->len > PD_ORDMAX && d->noq > 1) {
+		qsort(d->oq, d->noq, sizeof(*d->oq), oentcmp);
+		ord_flush(d, d->oq[d->noq / 2].time);
+	}
+	/* a record writes at most about 140 KiB (2730 branches) */
+	if (aw->cap - aw->len < (256u << 10))
+		xgrow(&aw->buf, &aw->cap, aw->len + (256u << 10), 1);
+	start = aw->len;
+	d->cur_time = 0;
+	rc = record1(d, s, r, size, off);
+	if (aw->len == start)
+		return rc;
+	if (d->cur_time == 0) {
+		wb_write(d->ow, aw->buf + start, aw->len - start);
+		aw->len = start;
+		return rc;
+	}
+	xgrow(&d->oq, &d->capoq, d->noq + 1, sizeof(*d->oq));
+	d->oq[d->noq].time = d->cur_time;
+	d->oq[d->noq].seq = d->oseq++;
+	d->oq[d->noq].off = start;
+	d->oq[d->noq].len = aw->len - start;
+	d->noq++;
+	if (d->cur_time > d->max_time)
+		d->max_time = d->cur_time;
+	return rc;
+}
+
+static int
+record1(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
     uint64_t off)
 {
 	uint32_t type = ld32(r, d->swap);
@@ -1229,6 +1363,9 @@ record(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 		if (asz < 0)
 			return s->inner ? rs_error(d, s, off, "bad HEADER_ATTR")
 			    : -1;
+		if ((size - 8 - (size_t)asz) / 8 > PD_MAXIDS - d->idmap.n)
+			return rs_error(d, s, off, "more than %u event ids",
+			    PD_MAXIDS);
 		if (pd_add_attr(d, &a, off) != 0)
 			return -1;
 		for (i = 8 + (size_t)asz; i + 8 <= size; i += 8)
