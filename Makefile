@@ -103,4 +103,5 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
+.SECONDARY:
 .PHONY: all testbins san check lint fuzz bench install clean

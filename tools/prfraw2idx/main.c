@@ -488,5 +488,6 @@ usage(void)
 	    "  -h, --help                 this help\n"
 	    "      --version              print the version\n",
 	    progname);
+	xclose_stdout();
 	exit(0);
 }
