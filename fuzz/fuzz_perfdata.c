@@ -3,8 +3,9 @@
  * fuzz_perfdata: libFuzzer harness for perfdecode's reader.  The input is
  * decoded as a whole perf.data in memory (file or pipe format), with
  * every record kind written to a sink, then again with the --comm,
- * --pid and --event filters and --ordered on.  Seed it with the small perf.data files in
- * tests/data/perfdecode/corpus, copied to a scratch corpus directory:
+ * --pid and --event filters and --ordered on.  Seed it with the small
+ * perf.data files in tests/data/perfdecode/corpus, copied to a scratch
+ * corpus directory:
  *	build/fuzz/fuzz_perfdata -max_total_time=300 corpus
  */
 #include <stdio.h>

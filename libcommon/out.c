@@ -72,12 +72,21 @@ void
 out_open(struct output *o, const char *path)
 {
 	const char *slash;
+	struct stat st;
 	size_t dirlen;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
 	if (path == NULL || strcmp(path, "-") == 0) {
 		o->fp = stdout;
+		return;
+	}
+	/* a device or a FIFO (-o /dev/null, -o /dev/stdout) is written in
+	 * place: renaming over it would replace the device with a file */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if ((o->fp = fopen(path, "w")) == NULL)
+			err(1, "%s", path);
+		o->path = xstrdup(path);
 		return;
 	}
 	o->path = xstrdup(path);
@@ -114,6 +123,11 @@ out_commit(struct output *o)
 	}
 	if (fclose(o->fp) == EOF)
 		err(1, "%s", o->path);
+	if (o->tmp == NULL) {
+		free(o->path);
+		memset(o, 0, sizeof(*o));
+		return;
+	}
 	if (rename(o->tmp, o->path) == -1)
 		err(1, "%s", o->path);
 	untrack(o->tmp);
@@ -128,7 +142,8 @@ out_abort(struct output *o)
 	if (o->path == NULL)
 		return;
 	fclose(o->fp);
-	unlink(o->tmp);
+	if (o->tmp != NULL)
+		unlink(o->tmp);
 	untrack(o->tmp);
 	free(o->tmp);
 	free(o->path);

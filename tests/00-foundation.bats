@@ -43,13 +43,26 @@ setup() {
 	[ "$(cat "$TMP/x.out")" = partial ]
 }
 
+@test "libcommon: -o on a device or FIFO writes in place, never replaces it" {
+	mkfifo fifo
+	cat fifo > fromfifo &
+	run commontest out "$TMP/fifo" ok
+	wait
+	[ "$status" -eq 0 ]
+	[ -p fifo ]
+	[ "$(cat fromfifo)" = partial ]
+	run commontest out /dev/null ok
+	[ "$status" -eq 0 ]
+	[ -c /dev/null ]
+}
+
 @test "libcommon: line reader reports file:line" {
 	printf 'a\r\nb\nbad\nc' > in.txt
-	run commontest lines in.txt
+	run sh -c 'commontest lines in.txt 2>err.txt'
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "1 a" ]
 	[ "${lines[1]}" = "2 b" ]
-	[ "${lines[2]}" = "commontest: in.txt:3: bad line 'bad'" ]
+	[ "$(cat err.txt)" = "commontest: in.txt:3: bad line 'bad'" ]
 	printf 'a\nb' | commontest lines - > out.txt
 	[ "$(cat out.txt)" = "$(printf '1 a\n2 b')" ]
 }

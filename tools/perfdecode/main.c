@@ -52,8 +52,9 @@ main(int argc, char *argv[])
 	int32_t *pids = NULL;
 	size_t npids = 0, cappids = 0;
 	unsigned emit = PD_ALL;
-	int ch, qflag = 0, tflag = 0, oflag = 0, fd, rc;
+	int ch, qflag = 0, tflag = 0, oflag = 0, fd, rc, werr = 0;
 	struct output out;
+	FILE *afp;
 	struct wbuf w;
 	struct stat st;
 	struct pd d;
@@ -112,7 +113,10 @@ main(int argc, char *argv[])
 	}
 	out_open(&out, ofile);
 	grow_pipe(fileno(out.fp));
-	wb_init(&w, out.fp, 1 << 20);
+	/* the kernel's copy of our output overlaps decoding */
+	fflush(out.fp);
+	afp = pd_aout_open(fileno(out.fp));
+	wb_init(&w, afp != NULL ? afp : out.fp, 1 << 20);
 	pd_init(&d, &w, name);
 	d.emit = emit;
 	d.pids = pids;
@@ -131,10 +135,20 @@ main(int argc, char *argv[])
 		rc = pd_decode_fd(&d, fd);
 	if (fd > STDIN_FILENO)
 		close(fd);
-	/* the records before any message about them */
+	/* all the records out before any message about them */
 	pd_finish(&d);
 	wb_flush(&w);
+	if (afp != NULL && fclose(afp) != 0)
+		werr = errno;
+	w.fp = out.fp;
 	fflush(out.fp);
+	if (werr != 0) {
+		fprintf(stderr, "%s: %s: %s\n", progname,
+		    ofile != NULL ? ofile : "<stdout>", strerror(werr));
+		if (ofile != NULL)
+			out_abort(&out);
+		exit(1);
+	}
 	if (!qflag && d.lost > 0)
 		fprintf(stderr, "%s: %s: %llu events lost\n", progname, name,
 		    (unsigned long long)d.lost);
@@ -247,11 +261,11 @@ usage(void)
 	    "[-o file] [-p pid[,pid...]]\n"
 	    "       [perf.data | perf.data-dir | -]\n"
 	    "Decode a perf.data recording into the profpipe-events stream.\n"
-	    "  -o, --output=FILE      write to FILE (replaced only on success)\n"
+	    "  -o, --output=FILE      write to FILE (kept only on success)\n"
 	    "  -p, --pid=PID[,PID]    only records of these pids (repeatable)\n"
 	    "  -c, --comm=NAME        only records of pids whose comm is NAME\n"
 	    "  -e, --event=NAME       only samples of event NAME (cycles:u)\n"
-	    "  -k, --kinds=LIST       record kinds to write: sample,mmap,comm,\n"
+	    "  -k, --kinds=LIST       kinds to write: sample,mmap,comm,\n"
 	    "                         fork,exit,buildid,lost or all (default)\n"
 	    "  -s, --samples-only     same as --kinds=sample\n"
 	    "  -t, --allow-truncated  a file cut short is a warning, exit 0\n"
@@ -260,5 +274,6 @@ usage(void)
 	    "  -h, --help             this help\n"
 	    "      --version          print the version\n",
 	    progname);
+	xclose_stdout();
 	exit(0);
 }

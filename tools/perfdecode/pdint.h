@@ -14,7 +14,7 @@
 #define PD_ATTR_KNOWN		136		/* perf_event_attr VER8 */
 #define PD_FEAT_BUILD_ID	2
 #define PD_MAXIDS		(1u << 20)	/* event ids per recording */
-#define PD_ORDMAX		(64u << 20)	/* --ordered arena before a half flush */
+#define PD_ORDMAX		(64u << 20)	/* --ordered: most held */
 #define PD_FEAT_EVENT_DESC	12
 
 int	 pd_error(struct pd *, uint64_t off, const char *fmt, ...)

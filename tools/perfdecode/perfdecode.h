@@ -30,10 +30,10 @@ struct pd_attr {
 	uint64_t	config;
 	uint64_t	sample_type;
 	uint64_t	read_format;
-	uint64_t	flags;		/* bitfield word, already in host bit order */
+	uint64_t	flags;		/* bitfield word, in host bit order */
 	uint64_t	branch_sample_type;
 	unsigned	nregs_user, nregs_intr;
-	int		named;		/* name came from EVENT_DESC or EVENT_UPDATE */
+	int		named;		/* from EVENT_DESC or EVENT_UPDATE */
 	int		drop;		/* filtered out by --event */
 	size_t		namelen;
 	char		name[PD_NAMELEN];
@@ -97,13 +97,13 @@ struct pd {
 	void		*zds;		/* ZSTD_DStream */
 	uint8_t		*zout;
 	struct pd_rs	 outer, in;
-	uint64_t	 zoff;		/* offset of the current compressed record */
+	uint64_t	 zoff;		/* of the current compressed record */
 	int		 hdr_done;	/* "# event=" lines written */
 
 	/* --ordered: lines queued between FINISHED_ROUND records */
 	int		 ordered;
 	struct wbuf	*ow;		/* the real output */
-	struct wbuf	 aw;		/* arena the queued lines are written to */
+	struct wbuf	 aw;		/* where queued lines are written */
 	struct pd_oent	*oq;
 	size_t		 noq, capoq;
 	uint64_t	 oseq, max_time, round_limit, cur_time;
@@ -122,5 +122,7 @@ int	 pd_decode_mem(struct pd *, const uint8_t *, size_t);
 int	 pd_decode_fd(struct pd *, int fd);
 /* decode a `perf record --threads` directory: data, then data.N */
 int	 pd_decode_dir(struct pd *, const char *path);
+/* aout.c: a FILE that writes to fd from a second thread, or NULL */
+FILE	*pd_aout_open(int fd);
 
 #endif

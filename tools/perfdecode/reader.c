@@ -478,7 +478,8 @@ stream(struct pd *d, struct pd_in *in, uint64_t start, uint64_t end)
 		k = !k;
 		if (d->progress && end > start)
 			fprintf(stderr, "\r%s: %s: %3u%%", progname, d->name,
-			    (unsigned)((c[k].off - start) * 100 / (end - start)));
+			    (unsigned)((c[k].off - start) * 100 /
+			    (end - start)));
 	}
 	if (d->progress)
 		fprintf(stderr, "\r\033[K");

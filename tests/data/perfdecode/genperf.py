@@ -22,6 +22,9 @@ ap.add_argument('--no-features', action='store_true')
 ap.add_argument('--unknown', action='store_true', help='add records of unknown types')
 ap.add_argument('--aux', action='store_true', help='add an AUXTRACE record with payload')
 ap.add_argument('--lost', type=int, default=0, help='add a LOST record of N events')
+ap.add_argument('--extra', action='store_true', help='every other sample_type field around the branch stack')
+ap.add_argument('--counters', action='store_true', help='branch counters (PERF_SAMPLE_BRANCH_COUNTERS)')
+ap.add_argument('--z2', action='store_true', help='with -z: COMPRESSED2 records (perf >= 6.15)')
 a = ap.parse_args()
 E = '>' if a.be else '<'
 rnd = random.Random(a.seed)
@@ -35,11 +38,18 @@ def flags_word(bits):
     for b in bits: by[b // 8] |= 0x80 >> (b % 8)
     return bytes(by)
 IP, TID, TIME, BRS, IDENT = 1, 2, 4, 1 << 11, 1 << 16
+# ADDR READ CALLCHAIN ID CPU PERIOD STREAM_ID RAW | REGS_USER STACK_USER
+# WEIGHT DATA_SRC TRANSACTION REGS_INTR PHYS_ADDR CGROUP DATA_PAGE_SIZE
+# CODE_PAGE_SIZE
+EXTRA = sum(1 << b for b in (3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 17, 18, 19, 21, 22, 23))
+REGS_USER_MASK, REGS_INTR_MASK = 0x0f, 0x3
 def attr(config, brs):
-    st = IP | TID | TIME | (BRS if brs else 0) | (IDENT if a.two else 0)
-    bst = (0x9 | ((1 << 17) if a.hw_index else 0)) if brs else 0
+    st = IP | TID | TIME | (BRS if brs else 0) | (IDENT if a.two else 0) | (EXTRA if a.extra else 0)
+    bst = (0x9 | ((1 << 17) if a.hw_index else 0) | ((1 << 19) if a.counters else 0)) if brs else 0
     fl = flags_word([0, 1, 8, 9, 13, 18, 20, 23, 24])
-    b = p('IIQQQQ', 0, 128, config, 0, st, 0) + fl + p('IIQQQQIiQIHHIIQ', 0, 0, 0, 0, bst, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    rf = 7 if a.extra else 0    # TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|ID
+    ru, ri, su = (REGS_USER_MASK, REGS_INTR_MASK, 64) if a.extra else (0, 0, 0)
+    b = p('IIQQQQ', 0, 128, config, 0, st, rf) + fl + p('IIQQQQIiQIHHIIQ', 0, 0, 0, 0, bst, ru, su, 0, ri, 0, 0, 0, 0, 0, 0)
     assert len(b) == 128, len(b)
     return b
 attrs = [(attr(0, True), [100])]
@@ -47,7 +57,10 @@ if a.two: attrs.append((attr(1, False), [200]))
 def rec(t, misc, body):
     return p('IHH', t, misc, 8 + len(body)) + body
 def trailer(pid, tid, time, idv=100):
-    return p('IIQ', pid, tid, time) + (p('Q', idv) if a.two else b'')
+    # sample_id_all: TID TIME ID STREAM_ID CPU IDENTIFIER
+    t = p('IIQ', pid, tid, time)
+    if a.extra: t += p('QQII', idv, idv + 1, 1, 0)
+    return t + (p('Q', idv) if a.two else b'')
 def pad8(s):
     b = s.encode() + b'\0'
     return b + b'\0' * (-len(b) % 8)
@@ -70,7 +83,13 @@ for i in range(a.samples):
     ev = 1 if (a.two and i % 3 == 2) else 0
     sp = pid + (i % 2)
     ip = 0x400100 + rnd.randrange(0x1000)
-    body = (p('Q', [100, 200][ev]) if a.two else b'') + p('QIIQ', ip, sp, sp, t)
+    idv = [100, 200][ev]
+    body = (p('Q', idv) if a.two else b'') + p('QIIQ', ip, sp, sp, t)
+    if a.extra:
+        body += p('QQQIIQ', 0xdead0000 + i, idv, idv + 1, 1, 0, 10000)    # addr id stream_id cpu period
+        body += p('QQQQ', 1000 + i, 900, 800, idv)                      # read: value enabled running id
+        body += p('Q', 3) + p('QQQ', 0xffffffffffffff80, ip, ip + 0x40)  # callchain
+        body += p('I', 12) + bytes(range(12))                           # raw: u32 + data, 8-aligned
     if ev == 0:
         n = a.branches if i % 10 else 0
         body += p('Q', n)
@@ -83,6 +102,15 @@ for i in range(a.samples):
             else:
                 fl = (1 if mis == 1 else 0) | (2 if mis == 2 else 0) | (ty << 20) | (rnd.randrange(100) << 4)
             body += p('QQQ', 0x400000 + rnd.randrange(0x2000), 0x400000 + rnd.randrange(0x2000), fl)
+        if a.counters:
+            body += b''.join(p('Q', k + 1) for k in range(n))
+    if a.extra:
+        body += p('Q', 2) + b''.join(p('Q', 0x1111 * (k + 1)) for k in range(4))   # regs_user abi 64
+        stk = bytes(range(64))
+        body += p('Q', len(stk)) + stk + p('Q', 48)                     # stack_user size data dyn_size
+        body += p('QQQ', 33, 0x4000, 0)                                 # weight data_src transaction
+        body += p('Q', 2) + p('QQ', 7, 8)                               # regs_intr
+        body += p('QQQQ', 0x123000, 1, 4096, 4096)                      # phys cgroup data/code page size
     recs.append(rec(9, 2, body))
     if i == 3 and a.unknown:
         recs.append(rec(1000, 0, b'\xee' * 24))
@@ -102,7 +130,11 @@ if a.z:
     out = []
     for o in range(0, len(zs), a.chunk):
         c = zs[o:o + a.chunk]
-        out.append(p('IHH', 81, 0, 8 + len(c)) + c)
+        if a.z2:
+            padded = c + b'\0' * (-len(c) % 8)
+            out.append(p('IHHQ', 83, 0, 16 + len(padded), len(c)) + padded)
+        else:
+            out.append(p('IHH', 81, 0, 8 + len(c)) + c)
     data = b''.join(out)
 MAGIC = b'PERFILE2' if not a.be else b'2ELIFREP'
 def hstr(s):
