@@ -1,0 +1,206 @@
+#!/usr/bin/env bats
+# preagg against the reference: perf2bolt-19 -p on a perf.data and
+# perf2bolt-19 --pa on perfdecode | preagg --legacy must write the same
+# fdata; llvm-bolt-19 must optimize with the profile.  The LBR perf.data
+# files are written by mkperfdata from synthetic branch stacks
+# (tests/data/preagg/randlbr.py: real branch instructions and instruction
+# starts of the test binaries, some ends outside the binary or in the kernel).
+
+load common
+
+P2B=/usr/lib/llvm-19/bin/perf2bolt	# perf2bolt-19 on PATH is not recognised as perf2bolt
+
+setup_file() {
+	local d="$BATS_FILE_TMPDIR"
+	/usr/lib/llvm-19/bin/clang -O2 -fno-pie -no-pie -Wl,--emit-relocs \
+	    -o "$d/app" "$TOP/tests/data/progs/demo.c"
+	mkdir -p "$d/pie"
+	/usr/lib/llvm-19/bin/clang -O2 -fpie -pie -Wl,--emit-relocs \
+	    -o "$d/pie/app" "$TOP/tests/data/progs/demo.c"
+}
+
+setup() {
+	setup_tmp
+	need_tool "$P2B" llvm-bolt-19 python3
+	APP="$BATS_FILE_TMPDIR/app"
+	PIEAPP="$BATS_FILE_TMPDIR/pie/app"
+}
+
+# compare BIN BIAS SEED NSAMPLES [mkperfdata options]
+compare() {
+	local bin=$1 bias=$2 seed=$3 n=$4
+	shift 4
+	python3 "$DATA/preagg/randlbr.py" "$bin" "$bias" 4242 "$n" "$seed" > t.events
+	mkperfdata "$@" -o t.data t.events
+	"$P2B" -p t.data -o a.fdata "$bin" > p2b.log 2>&1
+	perfdecode t.data | preagg --legacy -b "$bin" > t.preagg
+	"$P2B" --pa -p t.preagg -o b.fdata "$bin" > pa.log 2>&1
+	sort a.fdata > a.sorted
+	sort b.fdata > b.sorted
+	[ "$(wc -l < a.sorted)" -gt 100 ]
+	same_file a.sorted b.sorted
+}
+
+@test "preagg --legacy: same fdata as perf2bolt -p, fixed-address binary" {
+	compare "$APP" 0 1 3000
+	# perf2bolt 19 reads only little-endian perf.data (it checks the magic itself)
+	compare "$APP" 0 2 2000 --zstd --chunk-size 4096
+}
+
+@test "preagg --legacy: same fdata as perf2bolt -p, PIE (rebased)" {
+	compare "$PIEAPP" 555555554000 3 3000
+	compare "$PIEAPP" 7f1234560000 4 2000 --hw-index
+}
+
+@test "preagg: llvm-bolt-19 optimizes with the profile, the program still works" {
+	python3 "$DATA/preagg/randlbr.py" "$APP" 0 4242 3000 5 > t.events
+	mkperfdata -o t.data t.events
+	perfdecode t.data | preagg --legacy -b "$APP" -o app.preagg
+	run llvm-bolt-19 "$APP" --pa -p app.preagg -o app.bolt -reorder-blocks=ext-tsp \
+	    -reorder-functions=cdsort -split-functions
+	echo "$output" | tail -5
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -q 'BOLT-INFO: .* have non-empty execution profile'
+	"$APP" > ref.out
+	./app.bolt > bolt.out
+	same_file ref.out bolt.out
+	[ "$(llvm-readelf-19 -S app.bolt | grep -c bolt)" -gt 0 ]
+}
+
+# main's address in the fixed-address demo binary
+main_addr() {
+	llvm-nm-19 "$APP" | awk '$3 == "main" { print $1 }' | sed 's/^0*//'
+}
+
+@test "preagg: entries derived as DataAggregator derives them (hand-checked)" {
+	m=$((16#$(main_addr)))
+	h() { printf '%x' $((m + $1)); }
+	{
+		echo "# profpipe-events 1"
+		echo "comm 7 7 - 1 app"
+		echo "mmap 7 7 - 401000 1000 1000 r-xp - /bin/app"
+		# newest first: branch main+20 -> main+30, then older main+5 -> main+10
+		echo "sample 7 7 - cycles:u $(h 16) $(h 32)/$(h 48)/P $(h 5)/$(h 16)/M"
+		# a sample without branch stack, and one of another process
+		echo "sample 7 7 - cycles:u $(h 16)"
+		echo "sample 8 8 - cycles:u $(h 16) $(h 32)/$(h 48)/P"
+	} > hand.events
+	run preagg --legacy -b "$APP" hand.events
+	[ "$status" -eq 0 ]
+	# legacy: both taken branches; the fall-through main+10 -> main+20
+	# lies in main and its branch source too (F)
+	expected="B $(h 5) $(h 16) 1 1
+B $(h 32) $(h 48) 1 0
+F $(h 16) $(h 32) 1"
+	[ "$output" = "$expected" ]
+	run preagg -b "$APP" hand.events
+	[ "$status" -eq 0 ]
+	# current format: the newest entry is a branch only (B), the older one
+	# a trace (T branch, its target, the next newer branch source); the
+	# sample without branch stack an S entry under its event
+	expected="B $(h 32) $(h 48) 1 0
+T $(h 5) $(h 16) $(h 32) 1
+E cycles:u
+S $(h 16) 1"
+	[ "$output" = "$expected" ]
+}
+
+@test "preagg: --merge sums in any order, equal to aggregating everything" {
+	python3 "$DATA/preagg/randlbr.py" "$APP" 0 4242 900 6 > all.events
+	head -4 all.events > hdr
+	for i in 1 2 3; do
+		{ cat hdr; sed -n "$((4 + (i - 1) * 300 + 1)),$((4 + i * 300))p" all.events; } > part$i.events
+		# some samples without branch stacks too
+		awk 'NR > 4 && NR % 7 == 0 { print $1, $2, $3, $4, $5, $6 }' part$i.events >> part$i.events
+		preagg -b "$APP" part$i.events > p$i
+	done
+	preagg -b "$APP" part1.events part2.events part3.events > whole
+	for order in "1 2 3" "1 3 2" "2 1 3" "2 3 1" "3 1 2" "3 2 1"; do
+		set -- $order
+		preagg --merge p$1 p$2 p$3 > m
+		same_file m whole
+		# and as a tree: (a+b)+c
+		preagg --merge p$1 p$2 | preagg --merge - p$3 > m2
+		same_file m2 whole
+	done
+	grep -q '^S ' whole
+	grep -q '^T ' whole
+	# legacy streams and hand-made ones merge too
+	printf 'B 401000 401010 3 1\nF 401010 401020 2\nf 401010 401020 1\nr 1 2 3\nR 1 2 3 4\nE ev\nS deadbeef:10 5\nS X:12 1\n' > hand
+	run preagg --merge hand hand
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -qx 'B 401000 401010 6 2'
+	echo "$output" | grep -qx 'S deadbeef:10 10'
+	echo "$output" | grep -qx 'R 1 2 3 8'
+}
+
+@test "preagg: several binaries get buildid:offset locations" {
+	python3 "$DATA/preagg/randlbr.py" "$APP" 0 100 200 7 > a.events
+	python3 "$DATA/preagg/randlbr.py" "$PIEAPP" 555555554000 200 200 8 /opt/pie/app |
+	    grep -v '^#' > b.events
+	cat a.events b.events > ab.events
+	run preagg -b "$APP" -b "$PIEAPP" ab.events
+	[ "$status" -eq 0 ]
+	id1=$(llvm-readobj-19 --notes "$APP" | awk '/Build ID:/{print $3}')
+	id2=$(llvm-readobj-19 --notes "$PIEAPP" | awk '/Build ID:/{print $3}')
+	echo "$output" | grep -q "^T $id1:[0-9a-f]* $id1:"
+	echo "$output" | grep -q "^T $id2:[0-9a-f]* $id2:"
+	# both binaries have the same base name: the build-id in the mmap
+	# record decides, not the name
+	sed "s|- /opt/pie/app|$id2 /opt/pie/app|" ab.events > ab2.events
+	run preagg -b "$APP" ab2.events
+	[ "$status" -eq 0 ]
+	! echo "$output" | grep -q "$id2"
+}
+
+@test "preagg: a forked child inherits the mapping until it execs" {
+	m=$((16#$(main_addr)))
+	h() { printf '%x' $((m + $1)); }
+	{
+		echo "# profpipe-events 1"
+		echo "mmap 7 7 - 401000 1000 1000 r-xp - /bin/app"
+		echo "fork 9 7 9 7 100"
+		echo "sample 9 9 - cycles:u $(h 16) $(h 32)/$(h 48)/P"
+		echo "comm 9 9 - 1 other"
+		echo "sample 9 9 - cycles:u $(h 16) $(h 32)/$(h 48)/P"
+	} > f.events
+	run preagg --legacy -b "$APP" f.events
+	[ "$status" -eq 0 ]
+	[ "$output" = "B $(h 32) $(h 48) 1 0" ]
+}
+
+@test "preagg: bad input gives file:line and exit 1, and no output file" {
+	printf '# profpipe-events 1\nbogus 1 2\n' > bad1
+	run preagg -b "$APP" -o out.pa bad1
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad1:2: unknown record 'bogus'" ]
+	[ ! -e out.pa ]
+	printf '# profpipe-events 1\nmmap 1 1 - zz 1000 0 r-xp - /bin/app\n' > bad2
+	run preagg -b "$APP" bad2
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad2:2: malformed mmap record" ]
+	printf '# profpipe-events 1\nmmap 7 7 - 401000 1000 1000 r-xp - /bin/app\nsample 7 7 - cycles:u 401000 401000/40zz10/P\n' > bad3
+	run preagg -b "$APP" bad3
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad3:3: bad branch '401000/40zz10/P'" ]
+	printf '# preagg 1\n' > bad4
+	run preagg -b "$APP" bad4
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad4:1: expected a 'profpipe-events' stream" ]
+	printf 'B 1 2 18446744073709551615 0\nB 1 2 1 0\n' > bad5
+	run preagg --merge bad5
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad5:2: count overflows" ]
+	printf 'Q 1 2 3\n' > bad6
+	run preagg --merge bad6
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad6:1: unknown entry type 'Q'" ]
+	printf 'F 1 2\n' > bad7
+	run preagg --merge bad7
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad7:1: missing count" ]
+	run preagg -b /nonexistent x
+	[ "$status" -eq 1 ]
+	run preagg
+	[ "$status" -eq 2 ]
+}

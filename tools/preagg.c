@@ -1,0 +1,1217 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * preagg: fold the profpipe-events stream (perfdecode) into BOLT's
+ * pre-aggregated profile (llvm-bolt --pa), or sum pre-aggregated
+ * profiles (--merge).
+ *
+ * The --legacy aggregation is DataAggregator's (LLVM 19): for each LBR
+ * stack, most recent entry first, a fall-through trace runs from an
+ * entry's target to the next newer entry's source and is kept when one
+ * function holds both ends (F when that function also holds the branch
+ * source, f otherwise); a taken branch is kept when either end lies in a
+ * function, the other end becoming 0.  perf2bolt --pa then derives from
+ * B/F/f exactly what perf2bolt -p derives from perf.data.
+ */
+#include <err.h>
+#include <gelf.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+#define KERNEL_BASE	0xffff800000000000ULL
+#define BR_ONLY		UINT64_MAX
+#define MAXBIN		64
+#define NOADDR		UINT64_MAX	/* an adjusted address owned by nobody */
+
+enum { K_B, K_F, K_f, K_T, K_R, K_S };
+static const char kindch[] = "BFfTRS";
+
+struct func {
+	uint64_t	start, end;
+};
+
+struct binary {
+	char		*path;
+	const char	*name;		/* basename, matched as perf2bolt does */
+	char		 buildid[129];	/* hex, "" if none */
+	int		 fixed;		/* ET_EXEC: addresses are not rebased */
+	struct elfobj	 eo;
+	struct func	*funcs;
+	size_t		 nfuncs;
+};
+
+struct mapping {
+	int64_t		 pid;
+	int		 bin;
+	int		 forked;
+	uint64_t	 start, size, base;
+};
+
+/* a pre-aggregated entry: kind, up to three locations (binary index and
+ * address; bin -1 = external/0), counts */
+struct entry {
+	uint64_t	 a[3];
+	uint32_t	 ev;		/* event index, for S */
+	uint8_t		 kind;
+	int8_t		 bin[3];
+	uint8_t		 used;
+	uint64_t	 count, mis;
+};
+
+static struct binary bins[MAXBIN];
+static int nbins;
+static int lflag, mflag, qflag, buildid_locs;
+static int64_t *pids;
+static size_t npids;
+
+static struct mapping *maps;
+static size_t nmaps, capmaps;
+
+static struct entry *tab;
+static size_t tabcap, tabn;
+
+static char **events;
+static size_t nevents, capevents;
+
+/* path -> build-id from "buildid" records */
+static char **bid_path, **bid_hex;
+static size_t nbid, capbid, capbid2;
+
+static uint64_t nsamples, nused, nnolbr;
+
+static void	 load_binary(const char *);
+static void	 aggregate(const char *);
+static void	 merge(const char *);
+static void	 write_entries(FILE *);
+static noreturn void usage(int);
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "binary",	required_argument, NULL, 'b' },
+		{ "buildid-locations", no_argument, NULL, 'B' },
+		{ "legacy",	no_argument,	   NULL, 'l' },
+		{ "merge",	no_argument,	   NULL, 'm' },
+		{ "output",	required_argument, NULL, 'o' },
+		{ "pid",	required_argument, NULL, 'p' },
+		{ "quiet",	no_argument,	   NULL, 'q' },
+		{ "help",	no_argument,	   NULL, 'h' },
+		{ "version",	no_argument,	   NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct output out;
+	const char *ofile = NULL;
+	uint64_t v;
+	int ch, i;
+
+	prog_init(argc, argv);
+	while ((ch = getopt_long(argc, argv, "b:Blmo:p:qh", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'b':
+			if (nbins == MAXBIN)
+				prog_usage_error("more than %d binaries", MAXBIN);
+			bins[nbins++].path = optarg;
+			break;
+		case 'B':
+			buildid_locs = 1;
+			break;
+		case 'l':
+			lflag = 1;
+			break;
+		case 'm':
+			mflag = 1;
+			break;
+		case 'o':
+			ofile = optarg;
+			break;
+		case 'p':
+			if (parse_u64(optarg, 10, INT32_MAX, &v) == -1)
+				prog_usage_error("bad pid '%s'", optarg);
+			pids = xreallocarray(pids, npids + 1, sizeof(*pids));
+			pids[npids++] = (int64_t)v;
+			break;
+		case 'q':
+			qflag = 1;
+			break;
+		case 'h':
+			usage(0);
+		case 'V':
+			prog_version();
+		default:
+			prog_usage_error(NULL);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (mflag && nbins)
+		prog_usage_error("--merge takes no --binary");
+	if (!mflag && nbins == 0)
+		prog_usage_error("no --binary given");
+	for (i = 0; i < nbins; i++)
+		load_binary(bins[i].path);
+	if (nbins > 1)
+		buildid_locs = 1;
+	for (i = 0; i < nbins && buildid_locs; i++)
+		if (bins[i].buildid[0] == '\0')
+			errx(1, "%s: no build-id, needed for buildid:offset "
+			    "locations", bins[i].path);
+
+	out_open(&out, ofile);
+	if (argc == 0) {
+		if (mflag)
+			merge("-");
+		else
+			aggregate("-");
+	}
+	for (i = 0; i < argc; i++) {
+		if (mflag)
+			merge(argv[i]);
+		else
+			aggregate(argv[i]);
+	}
+	if (!mflag && !qflag) {
+		if (nsamples == 0)
+			warnx("no samples in the input");
+		else if (nused == 0)
+			warnx("no samples of the selected binaries (%" PRIu64
+			    " samples read)", nsamples);
+		else if (lflag && nnolbr == nused)
+			warnx("the samples have no branch stacks: --legacy "
+			    "writes nothing for them");
+	}
+	write_entries(out.fp);
+	out_commit(&out);
+	return 0;
+}
+
+static int
+funccmp(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* end of the section holding symbol s, or UINT64_MAX */
+static uint64_t
+section_end(struct binary *b, const struct elf_sym *s)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (s->shndx == 0 || s->shndx >= 0xff00 ||
+	    (scn = elf_getscn(b->eo.elf, s->shndx)) == NULL ||
+	    gelf_getshdr(scn, &sh) == NULL)
+		return UINT64_MAX;
+	return sh.sh_addr + sh.sh_size;
+}
+
+/* Function ranges as BOLT sees them from the symbol table: a symbol
+ * reaches the next symbol or the end of its section (BOLT's maximum
+ * size); PLT sections are functions of their own. */
+static void
+load_binary(const char *path)
+{
+	struct binary *b;
+	char errbuf[512];
+	size_t i, j, n = 0, shstrndx;
+	uint64_t end, send;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	const char *sname;
+
+	for (b = bins; b->path != path; b++)
+		;
+	if (elfobj_open(&b->eo, path, errbuf, sizeof(errbuf)) == -1 ||
+	    elfobj_load_syms(&b->eo, errbuf, sizeof(errbuf)) == -1)
+		errx(1, "%s", errbuf);
+	b->name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	b->fixed = b->eo.type == 2;	/* ET_EXEC */
+	hex_encode(b->buildid, b->eo.buildid, b->eo.buildid_len);
+	b->funcs = xcalloc(b->eo.nsyms + 16, sizeof(*b->funcs));
+	for (i = 0; i < b->eo.nsyms; i = j) {
+		const struct elf_sym *s = &b->eo.syms[i];
+
+		end = s->addr + s->size;
+		for (j = i + 1; j < b->eo.nsyms &&
+		    b->eo.syms[j].addr == s->addr; j++)
+			if (b->eo.syms[j].addr + b->eo.syms[j].size > end)
+				end = b->eo.syms[j].addr + b->eo.syms[j].size;
+		/* DataAggregator looks functions up by their maximum size:
+		 * up to the next symbol or the end of the section */
+		send = j < b->eo.nsyms ? b->eo.syms[j].addr : UINT64_MAX;
+		if (section_end(b, s) < send)
+			send = section_end(b, s);
+		if (send != UINT64_MAX && send > end)
+			end = send;
+		if (end <= s->addr)
+			end = s->addr + 1;
+		b->funcs[n++] = (struct func){ s->addr, end };
+	}
+	if (elf_getshdrstrndx(b->eo.elf, &shstrndx) == 0) {
+		while ((scn = elf_nextscn(b->eo.elf, scn)) != NULL && n <
+		    b->eo.nsyms + 16) {
+			if (gelf_getshdr(scn, &sh) == NULL || sh.sh_size == 0 ||
+			    (sname = elf_strptr(b->eo.elf, shstrndx,
+			    sh.sh_name)) == NULL)
+				continue;
+			if (strcmp(sname, ".plt") == 0 ||
+			    strcmp(sname, ".plt.sec") == 0 ||
+			    strcmp(sname, ".plt.got") == 0 ||
+			    strcmp(sname, ".iplt") == 0)
+				b->funcs[n++] = (struct func){ sh.sh_addr,
+				    sh.sh_addr + sh.sh_size };
+		}
+	}
+	b->nfuncs = n;
+	qsort(b->funcs, n, sizeof(*b->funcs), funccmp);
+	if (n == 0 && !qflag)
+		warnx("%s: no function symbols", path);
+}
+
+/* index + 1 of the function holding a, 0 if none */
+static size_t
+func_of(const struct binary *b, uint64_t a)
+{
+	size_t lo = 0, hi = b->nfuncs, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (b->funcs[mid].start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || a >= b->funcs[lo - 1].end)
+		return 0;
+	return lo;
+}
+
+static int
+func_has(const struct binary *b, size_t f, uint64_t a)
+{
+	return f && a >= b->funcs[f - 1].start && a < b->funcs[f - 1].end;
+}
+
+/* ---- the entry table ---- */
+
+static uint64_t
+mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+static uint64_t
+ehash(const struct entry *e)
+{
+	uint64_t h = (uint64_t)e->kind | (uint64_t)(uint8_t)e->bin[0] << 8 |
+	    (uint64_t)(uint8_t)e->bin[1] << 16 |
+	    (uint64_t)(uint8_t)e->bin[2] << 24 | (uint64_t)e->ev << 32;
+
+	h = mix(h ^ e->a[0]);
+	h = mix(h ^ e->a[1]);
+	return mix(h ^ e->a[2]);
+}
+
+static int
+ekeyeq(const struct entry *x, const struct entry *y)
+{
+	return x->kind == y->kind && x->a[0] == y->a[0] && x->a[1] == y->a[1] &&
+	    x->a[2] == y->a[2] && x->bin[0] == y->bin[0] &&
+	    x->bin[1] == y->bin[1] && x->bin[2] == y->bin[2] && x->ev == y->ev;
+}
+
+static void
+tab_grow(void)
+{
+	struct entry *old = tab;
+	size_t oldcap = tabcap, i, j;
+
+	tabcap = tabcap ? tabcap * 2 : 4096;
+	tab = xcalloc(tabcap, sizeof(*tab));
+	for (i = 0; i < oldcap; i++) {
+		if (!old[i].used)
+			continue;
+		for (j = ehash(&old[i]) & (tabcap - 1); tab[j].used;
+		    j = (j + 1) & (tabcap - 1))
+			;
+		tab[j] = old[i];
+	}
+	free(old);
+}
+
+static int
+add_entry(const struct entry *k, uint64_t count, uint64_t mis)
+{
+	size_t j;
+
+	if ((tabn + 1) * 4 > tabcap * 3)
+		tab_grow();
+	for (j = ehash(k) & (tabcap - 1); tab[j].used; j = (j + 1) & (tabcap - 1))
+		if (ekeyeq(&tab[j], k))
+			break;
+	if (!tab[j].used) {
+		tab[j] = *k;
+		tab[j].used = 1;
+		tab[j].count = tab[j].mis = 0;
+		tabn++;
+	}
+	if (tab[j].count > UINT64_MAX - count || tab[j].mis > UINT64_MAX - mis)
+		return -1;
+	tab[j].count += count;
+	tab[j].mis += mis;
+	return 0;
+}
+
+static uint32_t
+event_index(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < nevents; i++)
+		if (strlen(events[i]) == len && memcmp(events[i], name, len) == 0)
+			return (uint32_t)i;
+	xgrow(&events, &capevents, nevents + 1, sizeof(*events));
+	events[nevents] = xstrndup(name, len);
+	return (uint32_t)nevents++;
+}
+
+/* ---- reading the event stream ---- */
+
+/* next space-separated field of *p; NULL at end of line */
+static char *
+field(char **p, size_t *len)
+{
+	char *s = *p, *e;
+
+	if (s == NULL || *s == '\0')
+		return NULL;
+	e = strchr(s, ' ');
+	if (e == NULL) {
+		*len = strlen(s);
+		*p = s + *len;
+	} else {
+		*len = (size_t)(e - s);
+		*p = e + 1;
+	}
+	return s;
+}
+
+static int
+sfield_i64(char **p, int64_t *v)
+{
+	size_t len;
+	char *s = field(p, &len), save;
+	uint64_t u;
+	int neg = 0, r;
+
+	if (s == NULL)
+		return -1;
+	if (len == 1 && *s == '-') {
+		*v = INT64_MIN;
+		return 0;
+	}
+	if (*s == '-') {
+		neg = 1;
+		s++;
+		len--;
+	}
+	save = s[len];
+	s[len] = '\0';
+	r = parse_u64(s, 10, INT32_MAX, &u);
+	s[len] = save;
+	if (r == -1)
+		return -1;
+	*v = neg ? -(int64_t)u : (int64_t)u;
+	return 0;
+}
+
+static int
+sfield_hex(char **p, uint64_t *v)
+{
+	size_t len;
+	char *s = field(p, &len), save;
+	int r;
+
+	if (s == NULL)
+		return -1;
+	save = s[len];
+	s[len] = '\0';
+	r = parse_hex64(s, v);
+	s[len] = save;
+	return r;
+}
+
+static const char *
+basename_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int
+wanted_pid(int64_t pid)
+{
+	size_t i;
+
+	if (npids == 0)
+		return 1;
+	for (i = 0; i < npids; i++)
+		if (pids[i] == pid)
+			return 1;
+	return 0;
+}
+
+static const char *
+buildid_for_path(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < nbid; i++)
+		if (strcmp(bid_path[i], path) == 0)
+			return bid_hex[i];
+	return NULL;
+}
+
+/* DataAggregator::getBaseAddressForMapping: the segment whose file
+ * offset, aligned down, is the mapping's page offset */
+static int
+mapping_base(const struct binary *b, uint64_t start, uint64_t pgoff,
+    uint64_t *base)
+{
+	size_t i;
+
+	for (i = 0; i < b->eo.nsegs; i++) {
+		const struct elf_seg *s = &b->eo.segs[i];
+		uint64_t al = s->align ? s->align : 1;
+
+		if ((s->offset & ~(al - 1)) == pgoff) {
+			*base = start - (s->vaddr & ~(al - 1));
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int
+fixed_mapping_matches(const struct binary *b, uint64_t start)
+{
+	size_t i;
+
+	for (i = 0; i < b->eo.nsegs; i++) {
+		const struct elf_seg *s = &b->eo.segs[i];
+
+		if (s->vaddr >= start && s->vaddr - start < (s->align ? s->align : 1))
+			return 1;
+	}
+	return 0;
+}
+
+static struct mapping *
+find_map(int64_t pid, int bin)
+{
+	size_t i;
+
+	for (i = 0; i < nmaps; i++)
+		if (maps[i].pid == pid && maps[i].bin == bin)
+			return &maps[i];
+	return NULL;
+}
+
+static void
+on_mmap(struct lineio *lr, char *p)
+{
+	int64_t pid, tid, t;
+	uint64_t start, len, pgoff, base = 0;
+	size_t n;
+	char *prot, *bid, *path;
+	const char *name, *known;
+	int i;
+
+	if (sfield_i64(&p, &pid) || sfield_i64(&p, &tid) ||
+	    sfield_i64(&p, &t) || sfield_hex(&p, &start) ||
+	    sfield_hex(&p, &len) || sfield_hex(&p, &pgoff) ||
+	    (prot = field(&p, &n)) == NULL || n != 4 ||
+	    (bid = field(&p, &n)) == NULL || *p == '\0')
+		lr_errx(lr, "malformed mmap record");
+	bid[n] = '\0';
+	path = p;
+	(void)t;
+	if (pid == -1 || strncmp(path, "//", 2) == 0 || path[0] == '[')
+		return;
+	name = basename_of(path);
+	if (strcmp(name, "(deleted)") == 0)
+		return;
+	known = strcmp(bid, "-") != 0 ? bid : buildid_for_path(path);
+	for (i = 0; i < nbins; i++) {
+		struct binary *b = &bins[i];
+		struct mapping *m;
+
+		if (known != NULL && b->buildid[0] != '\0') {
+			if (strncmp(known, b->buildid, strlen(known)) != 0)
+				continue;
+		} else if (strcmp(name, b->name) != 0)
+			continue;
+		/* perf2bolt keeps the first mapping of the binary per pid */
+		if ((m = find_map(pid, i)) != NULL && !m->forked)
+			continue;
+		if (b->fixed) {
+			if (!fixed_mapping_matches(b, start)) {
+				if (!qflag)
+					lr_warnx(lr, "ignoring mapping of %s at "
+					    "0x%" PRIx64, b->name, start);
+				continue;
+			}
+		} else if (mapping_base(b, start, pgoff, &base) == -1) {
+			if (!qflag)
+				lr_warnx(lr, "no segment of %s at file offset "
+				    "0x%" PRIx64 ": ignoring the mapping at 0x%"
+				    PRIx64, b->name, pgoff, start);
+			continue;
+		}
+		if (m == NULL) {
+			xgrow(&maps, &capmaps, nmaps + 1, sizeof(*maps));
+			m = &maps[nmaps++];
+		}
+		*m = (struct mapping){ pid, i, 0, start, len, base };
+	}
+}
+
+static void
+on_fork(struct lineio *lr, char *p)
+{
+	int64_t pid, ppid, tid, ptid, t;
+	size_t i, n = nmaps;
+
+	if (sfield_i64(&p, &pid) || sfield_i64(&p, &ppid) ||
+	    sfield_i64(&p, &tid) || sfield_i64(&p, &ptid) ||
+	    sfield_i64(&p, &t))
+		lr_errx(lr, "malformed fork record");
+	/* as perf2bolt: a child forked during the recording inherits its
+	 * parent's mappings of the binary */
+	if (pid == ppid || t == 0)
+		return;
+	for (i = 0; i < n; i++) {
+		if (maps[i].pid != ppid || find_map(pid, maps[i].bin) != NULL)
+			continue;
+		xgrow(&maps, &capmaps, nmaps + 1, sizeof(*maps));
+		maps[nmaps] = maps[i];
+		maps[nmaps].pid = pid;
+		maps[nmaps].forked = 1;
+		nmaps++;
+	}
+}
+
+static void
+on_comm(struct lineio *lr, char *p)
+{
+	int64_t pid, tid, t, exec;
+	size_t i;
+
+	if (sfield_i64(&p, &pid) || sfield_i64(&p, &tid) ||
+	    sfield_i64(&p, &t) || sfield_i64(&p, &exec))
+		lr_errx(lr, "malformed comm record");
+	if (exec != 1)
+		return;
+	/* a forked child that runs execve loses the inherited mappings */
+	for (i = 0; i < nmaps;) {
+		if (maps[i].pid == pid && maps[i].forked)
+			maps[i] = maps[--nmaps];
+		else
+			i++;
+	}
+}
+
+static void
+on_buildid(struct lineio *lr, char *p)
+{
+	int64_t pid;
+	size_t n;
+	char *bid;
+
+	if (sfield_i64(&p, &pid) || (bid = field(&p, &n)) == NULL || *p == '\0')
+		lr_errx(lr, "malformed buildid record");
+	xgrow(&bid_path, &capbid, nbid + 1, sizeof(*bid_path));
+	xgrow(&bid_hex, &capbid2, nbid + 1, sizeof(*bid_hex));
+	bid_hex[nbid] = xstrndup(bid, n);
+	bid_path[nbid] = xstrdup(p);
+	nbid++;
+}
+
+struct lbr {
+	uint64_t	from, to;
+	int		mis, ret;
+};
+
+/* DataAggregator::adjustAddress: into the binary's link-time addresses */
+static uint64_t
+adjust(const struct mapping *m, uint64_t a)
+{
+	if (bins[m->bin].fixed)
+		return a;
+	if (a >= m->start && a - m->start < m->size)
+		return a - m->base;
+	if (a < m->size)
+		return NOADDR;
+	return a;
+}
+
+/* resolve a runtime address: binary index (or -1) and its address */
+static int
+resolve(const struct mapping *ms, size_t nm, uint64_t a, uint64_t *out)
+{
+	size_t i;
+
+	for (i = 0; i < nm; i++) {
+		uint64_t x = adjust(&ms[i], a);
+
+		if (x != NOADDR && func_of(&bins[ms[i].bin], x)) {
+			*out = x;
+			return ms[i].bin;
+		}
+	}
+	*out = a;
+	return -1;
+}
+
+static void
+legacy_sample(struct lineio *lr, const struct mapping *m, struct lbr *br,
+    size_t n)
+{
+	const struct binary *b = &bins[m->bin];
+	uint64_t next = 0;
+	size_t i, f;
+	struct entry k;
+
+	for (i = 0; i < n; i++) {
+		uint64_t from = adjust(m, br[i].from), to = adjust(m, br[i].to);
+		uint64_t bf, bt;
+
+		if (next) {
+			f = func_of(b, to);
+			if (f && func_has(b, f, next)) {
+				memset(&k, 0, sizeof(k));
+				k.kind = func_has(b, f, from) ? K_F : K_f;
+				k.a[0] = to;
+				k.a[1] = next;
+				k.bin[0] = k.bin[1] = (int8_t)m->bin;
+				k.bin[2] = -1;
+				if (add_entry(&k, 1, 0) == -1)
+					lr_errx(lr, "count overflows");
+			}
+		}
+		next = from;
+		bf = from != NOADDR && func_of(b, from) ? from : 0;
+		bt = to != NOADDR && func_of(b, to) ? to : 0;
+		if (!bf && !bt)
+			continue;
+		memset(&k, 0, sizeof(k));
+		k.kind = K_B;
+		k.a[0] = bf;
+		k.a[1] = bt;
+		k.bin[0] = bf ? (int8_t)m->bin : -1;
+		k.bin[1] = bt ? (int8_t)m->bin : -1;
+		k.bin[2] = -1;
+		if (add_entry(&k, 1, (uint64_t)br[i].mis) == -1)
+			lr_errx(lr, "count overflows");
+	}
+}
+
+/* DataAggregator (main): one trace per entry: the branch, the
+ * fall-through from its target to the next newer branch's source (none
+ * for the newest entry: a branch only) */
+static void
+modern_sample(struct lineio *lr, const struct mapping *ms, size_t nm,
+    struct lbr *br, size_t n)
+{
+	uint64_t nextaddr = 0;
+	int nextbin = -1, havenext = 0;
+	size_t i;
+	struct entry k;
+
+	for (i = 0; i < n; i++) {
+		uint64_t fa, ta;
+		int fb = resolve(ms, nm, br[i].from, &fa);
+		int tb = resolve(ms, nm, br[i].to, &ta);
+
+		memset(&k, 0, sizeof(k));
+		k.a[0] = fb >= 0 ? fa : 0;
+		k.bin[0] = (int8_t)fb;
+		if (tb < 0) {
+			/* the branch leaves the selected binaries */
+			if (fb >= 0) {
+				k.kind = K_B;
+				k.a[1] = 0;
+				k.bin[1] = k.bin[2] = -1;
+				if (add_entry(&k, 1, (uint64_t)br[i].mis) == -1)
+					lr_errx(lr, "count overflows");
+			}
+		} else if (!havenext || nextbin != tb) {
+			k.kind = K_B;
+			k.a[1] = ta;
+			k.bin[1] = (int8_t)tb;
+			k.bin[2] = -1;
+			if (add_entry(&k, 1, (uint64_t)br[i].mis) == -1)
+				lr_errx(lr, "count overflows");
+		} else {
+			k.kind = br[i].ret ? K_R : K_T;
+			k.a[1] = ta;
+			k.a[2] = nextaddr;
+			k.bin[1] = (int8_t)tb;
+			k.bin[2] = (int8_t)nextbin;
+			if (add_entry(&k, 1, 0) == -1)
+				lr_errx(lr, "count overflows");
+		}
+		nextbin = fb;
+		nextaddr = fa;
+		havenext = 1;
+	}
+}
+
+static void
+on_sample(struct lineio *lr, char *p, struct lbr **brp, size_t *capp)
+{
+	int64_t pid, tid;
+	size_t n = 0, len, nm, i, first = SIZE_MAX;
+	char *ev, *tok;
+	uint64_t ip;
+	struct lbr *br = *brp;
+	struct entry k;
+
+	if (sfield_i64(&p, &pid) || sfield_i64(&p, &tid) ||
+	    field(&p, &len) == NULL || (ev = field(&p, &len)) == NULL)
+		lr_errx(lr, "malformed sample record");
+	{
+		size_t evlen = len;
+		char *ipf = field(&p, &len);
+
+		if (ipf == NULL)
+			lr_errx(lr, "malformed sample record");
+		if (len == 1 && *ipf == '-')
+			ip = 0;
+		else if (parse_hex64_field(ipf, (const char **)&tok, &ip) == -1)
+			lr_errx(lr, "bad ip '%.*s'", (int)len, ipf);
+		nsamples++;
+		if (!wanted_pid(pid))
+			return;
+		for (i = 0; i < nmaps; i++)
+			if (maps[i].pid == pid) {
+				first = i;
+				break;
+			}
+		if (first == SIZE_MAX)
+			return;
+		/* the mappings of one pid: gather them at the front */
+		nm = 0;
+		for (i = first; i < nmaps; i++)
+			if (maps[i].pid == pid) {
+				struct mapping t = maps[first + nm];
+
+				maps[first + nm] = maps[i];
+				maps[i] = t;
+				nm++;
+			}
+		nused++;
+		while ((tok = field(&p, &len)) != NULL) {
+			const char *q;
+			uint64_t from, to;
+
+			q = tok;
+			from = 0;
+			while (*q != '/' && q < tok + len) {
+				int d = *q >= '0' && *q <= '9' ? *q - '0' :
+				    *q >= 'a' && *q <= 'f' ? *q - 'a' + 10 : -1;
+				if (d < 0 || from >> 60)
+					lr_errx(lr, "bad branch '%.*s'", (int)len, tok);
+				from = from << 4 | (uint64_t)d;
+				q++;
+			}
+			if (q == tok || *q++ != '/')
+				lr_errx(lr, "bad branch '%.*s'", (int)len, tok);
+			to = 0;
+			{
+				const char *s0 = q;
+
+				while (*q != '/' && q < tok + len) {
+					int d = *q >= '0' && *q <= '9' ? *q - '0' :
+					    *q >= 'a' && *q <= 'f' ? *q - 'a' + 10 : -1;
+					if (d < 0 || to >> 60)
+						lr_errx(lr, "bad branch '%.*s'",
+						    (int)len, tok);
+					to = to << 4 | (uint64_t)d;
+					q++;
+				}
+				if (q == s0 || q + 1 >= tok + len + 1 || *q++ != '/' ||
+				    (*q != 'M' && *q != 'P' && *q != '-'))
+					lr_errx(lr, "bad branch '%.*s'", (int)len, tok);
+			}
+			if (from >= KERNEL_BASE || to >= KERNEL_BASE)
+				continue;	/* --ignore-interrupt-lbr */
+			if (n == *capp) {
+				xgrow(brp, capp, n + 1, sizeof(*br));
+				br = *brp;
+			}
+			br[n].from = from;
+			br[n].to = to;
+			br[n].mis = *q == 'M';
+			br[n].ret = (size_t)(tok + len - q) == 5 &&
+			    memcmp(q + 1, "/RET", 4) == 0;
+			n++;
+		}
+		if (n == 0) {
+			uint64_t a;
+			int b;
+
+			nnolbr++;
+			if (lflag || ip == 0)
+				return;
+			if ((b = resolve(maps + first, nm, ip, &a)) < 0)
+				return;
+			memset(&k, 0, sizeof(k));
+			k.kind = K_S;
+			k.a[0] = a;
+			k.bin[0] = (int8_t)b;
+			k.bin[1] = k.bin[2] = -1;
+			k.ev = event_index(ev, evlen);
+			if (add_entry(&k, 1, 0) == -1)
+				lr_errx(lr, "count overflows");
+			return;
+		}
+		if (lflag) {
+			for (i = 0; i < nm; i++)
+				legacy_sample(lr, &maps[first + i], br, n);
+		} else
+			modern_sample(lr, maps + first, nm, br, n);
+	}
+}
+
+static void
+aggregate(const char *path)
+{
+	struct lineio lr;
+	struct lbr *br = NULL;
+	size_t cap = 0;
+	char *p;
+
+	if (lr_open(&lr, path) == -1)
+		err(1, "%s", path);
+	while (lr_next(&lr)) {
+		p = lr.buf;
+		if (lr.lineno == 1 && strncmp(p, "# ", 2) == 0 &&
+		    strncmp(p, "# profpipe-events ", 18) != 0)
+			lr_errx(&lr, "expected a 'profpipe-events' stream");
+		if (*p == '#' || *p == '\0')
+			continue;
+		if (strncmp(p, "sample ", 7) == 0)
+			on_sample(&lr, p + 7, &br, &cap);
+		else if (strncmp(p, "mmap ", 5) == 0)
+			on_mmap(&lr, p + 5);
+		else if (strncmp(p, "fork ", 5) == 0)
+			on_fork(&lr, p + 5);
+		else if (strncmp(p, "comm ", 5) == 0)
+			on_comm(&lr, p + 5);
+		else if (strncmp(p, "buildid ", 8) == 0)
+			on_buildid(&lr, p + 8);
+		else if (strncmp(p, "exit ", 5) == 0 || strncmp(p, "lost ", 5) == 0)
+			continue;
+		else
+			lr_errx(&lr, "unknown record '%.*s'",
+			    (int)strcspn(p, " "), p);
+	}
+	free(br);
+	lr_close(&lr);
+}
+
+/* ---- --merge: sum pre-aggregated streams ---- */
+
+/* bins used by merged locations: build-ids seen in the input */
+static char **mbuildids;
+static size_t nmbuildids, capmb;
+
+static int
+buildid_index(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < nmbuildids; i++)
+		if (strlen(mbuildids[i]) == len &&
+		    strncmp(mbuildids[i], s, len) == 0)
+			return (int)i;
+	if (nmbuildids >= 120)
+		return -2;
+	xgrow(&mbuildids, &capmb, nmbuildids + 1, sizeof(*mbuildids));
+	mbuildids[nmbuildids] = xstrndup(s, len);
+	return (int)nmbuildids++;
+}
+
+/* a location: hex offset, buildid:offset, or X:addr (external).
+ * Stored as bin -1 plain, -3 external X:, >= 0 build-id index */
+static int
+parse_loc(char **p, uint64_t *a, int8_t *bin)
+{
+	size_t len;
+	char *s = field(p, &len), *c, save;
+	int r, bi;
+
+	if (s == NULL)
+		return -1;
+	save = s[len];
+	s[len] = '\0';
+	if ((c = memchr(s, ':', len)) != NULL) {
+		if (c - s == 1 && (*s == 'X' || *s == 'x'))
+			bi = -3;
+		else if ((bi = buildid_index(s, (size_t)(c - s))) < 0) {
+			s[len] = save;
+			return -1;
+		}
+		r = parse_hex64(c + 1, a);
+	} else {
+		bi = -1;
+		r = parse_hex64(s, a);
+	}
+	s[len] = save;
+	*bin = (int8_t)bi;
+	return r;
+}
+
+static void
+merge(const char *path)
+{
+	struct lineio lr;
+	struct entry k;
+	uint32_t ev = UINT32_MAX;
+	uint64_t count, mis;
+	char *p, *t;
+	size_t len, nloc, i;
+	int kind;
+
+	if (lr_open(&lr, path) == -1)
+		err(1, "%s", path);
+	while (lr_next(&lr)) {
+		p = lr.buf;
+		while (*p == ' ')
+			p++;
+		if (*p == '#' || *p == '\0')
+			continue;
+		if ((t = field(&p, &len)) == NULL || len != 1 ||
+		    strchr("EBFfTRrS", *t) == NULL)
+			lr_errx(&lr, "unknown entry type '%.*s'",
+			    (int)strcspn(lr.buf, " "), lr.buf);
+		if (*t == 'E') {
+			if (*p == '\0' || strchr(p, ' ') != NULL)
+				lr_errx(&lr, "bad event line");
+			ev = event_index(p, strlen(p));
+			continue;
+		}
+		memset(&k, 0, sizeof(k));
+		k.bin[0] = k.bin[1] = k.bin[2] = -1;
+		kind = *t;
+		nloc = kind == 'S' ? 1 : kind == 'T' || kind == 'R' ? 3 : 2;
+		k.kind = kind == 'B' ? K_B : kind == 'F' ? K_F :
+		    kind == 'f' ? K_f : kind == 'T' ? K_T : kind == 'R' ? K_R :
+		    kind == 'S' ? K_S : 6;	/* r */
+		for (i = 0; i < nloc; i++)
+			if (parse_loc(&p, &k.a[i], &k.bin[i]) == -1)
+				lr_errx(&lr, "bad location in '%s'", lr.buf);
+		if (kind == 'S')
+			k.ev = ev;
+		t = field(&p, &len);
+		if (t == NULL)
+			lr_errx(&lr, "missing count");
+		t[len] = '\0';
+		if (parse_u64(t, 10, UINT64_MAX, &count) == -1)
+			lr_errx(&lr, "bad count '%s'", t);
+		mis = 0;
+		if ((t = field(&p, &len)) != NULL) {
+			if (kind != 'B' && kind != 'T' && kind != 'R')
+				lr_errx(&lr, "extra field '%.*s'", (int)len, t);
+			t[len] = '\0';
+			if (parse_u64(t, 10, UINT64_MAX, &mis) == -1)
+				lr_errx(&lr, "bad mispredict count '%s'", t);
+		}
+		if (kind == 'B' && mis == 0 && t == NULL)
+			lr_errx(&lr, "missing mispredict count");
+		if (field(&p, &len) != NULL)
+			lr_errx(&lr, "trailing fields");
+		if (add_entry(&k, count, mis) == -1)
+			lr_errx(&lr, "count overflows");
+	}
+	lr_close(&lr);
+}
+
+/* ---- output ---- */
+
+static int
+entcmp(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int i;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	for (i = 0; i < 3; i++) {
+		if (x->bin[i] != y->bin[i])
+			return x->bin[i] < y->bin[i] ? -1 : 1;
+		if (x->a[i] != y->a[i])
+			return x->a[i] < y->a[i] ? -1 : 1;
+	}
+	return 0;
+}
+
+static void
+put_loc(struct wbuf *w, int bin, uint64_t a)
+{
+	if (mflag) {
+		if (bin == -3)
+			wb_puts(w, "X:");
+		else if (bin >= 0) {
+			wb_puts(w, mbuildids[bin]);
+			wb_putc(w, ':');
+		}
+	} else if (bin >= 0 && buildid_locs) {
+		wb_puts(w, bins[bin].buildid);
+		wb_putc(w, ':');
+	}
+	wb_hex(w, a);
+}
+
+static int
+evcmp_idx(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return strcmp(events[x], events[y]);
+}
+
+static void
+write_entries(FILE *fp)
+{
+	struct entry *v;
+	struct wbuf w;
+	uint32_t *rank = NULL, *order;
+	size_t i, n = 0, j, nloc;
+	uint32_t lastev = UINT32_MAX;
+
+	/* events are numbered in order of appearance: renumber them by name
+	 * so that the output does not depend on the input order */
+	if (nevents) {
+		order = xcalloc(nevents, sizeof(*order));
+		rank = xcalloc(nevents, sizeof(*rank));
+		for (i = 0; i < nevents; i++)
+			order[i] = (uint32_t)i;
+		qsort(order, nevents, sizeof(*order), evcmp_idx);
+		for (i = 0; i < nevents; i++)
+			rank[order[i]] = (uint32_t)i;
+		free(order);
+	}
+	/* build-ids likewise, by their text */
+	v = xcalloc(tabn + 1, sizeof(*v));
+	for (i = 0; i < tabcap; i++)
+		if (tab[i].used) {
+			v[n] = tab[i];
+			if (v[n].kind == K_S && rank != NULL && v[n].ev != UINT32_MAX)
+				v[n].ev = rank[v[n].ev];
+			n++;
+		}
+	if (mflag && nmbuildids > 1) {
+		/* sort build-id table and remap */
+		uint32_t *ord = xcalloc(nmbuildids, sizeof(*ord));
+		int8_t map[128];
+		char **sorted = xcalloc(nmbuildids, sizeof(*sorted));
+
+		for (i = 0; i < nmbuildids; i++)
+			ord[i] = (uint32_t)i;
+		for (i = 1; i < nmbuildids; i++)
+			for (j = i; j > 0 && strcmp(mbuildids[ord[j - 1]],
+			    mbuildids[ord[j]]) > 0; j--) {
+				uint32_t t = ord[j];
+
+				ord[j] = ord[j - 1];
+				ord[j - 1] = t;
+			}
+		for (i = 0; i < nmbuildids; i++) {
+			map[ord[i]] = (int8_t)i;
+			sorted[i] = mbuildids[ord[i]];
+		}
+		for (i = 0; i < n; i++)
+			for (j = 0; j < 3; j++)
+				if (v[i].bin[j] >= 0)
+					v[i].bin[j] = map[(int)v[i].bin[j]];
+		free(mbuildids);
+		mbuildids = sorted;
+		free(ord);
+	}
+	qsort(v, n, sizeof(*v), entcmp);
+	wb_init(&w, fp, 1 << 16);
+	for (i = 0; i < n; i++) {
+		const struct entry *e = &v[i];
+		char kc = e->kind < 6 ? kindch[e->kind] : 'r';
+
+		if (e->kind == K_S && e->ev != lastev && e->ev != UINT32_MAX) {
+			/* ranks are positions in the sorted event list */
+			size_t r;
+
+			for (r = 0; r < nevents; r++)
+				if (rank[r] == e->ev)
+					break;
+			wb_puts(&w, "E ");
+			wb_puts(&w, events[r]);
+			wb_putc(&w, '\n');
+			lastev = e->ev;
+		}
+		wb_putc(&w, kc);
+		nloc = e->kind == K_S ? 1 : e->kind == K_T || e->kind == K_R ? 3 : 2;
+		for (j = 0; j < nloc; j++) {
+			wb_putc(&w, ' ');
+			put_loc(&w, e->bin[j], e->a[j]);
+		}
+		wb_putc(&w, ' ');
+		wb_dec(&w, e->count);
+		if (e->kind == K_B) {
+			wb_putc(&w, ' ');
+			wb_dec(&w, e->mis);
+		} else if ((e->kind == K_T || e->kind == K_R) && e->mis) {
+			wb_putc(&w, ' ');
+			wb_dec(&w, e->mis);
+		}
+		wb_putc(&w, '\n');
+	}
+	wb_free(&w);
+	free(v);
+	free(rank);
+}
+
+static void
+usage(int status)
+{
+	printf("usage: %s -b binary [-b binary...] [-lBq] [-p pid] [-o file] [file...]\n"
+	    "       %s --merge [-o file] [file...]\n"
+	    "Fold a profpipe-events stream (perfdecode) into BOLT's pre-aggregated\n"
+	    "profile for llvm-bolt --pa -p, or sum pre-aggregated profiles.\n"
+	    "  -b, --binary=FILE          profile this binary (repeatable)\n"
+	    "  -l, --legacy               only B, F and f entries (LLVM 19 and 20)\n"
+	    "  -B, --buildid-locations    write buildid:offset locations\n"
+	    "  -m, --merge                sum pre-aggregated profiles\n"
+	    "  -p, --pid=PID              only samples of PID (repeatable)\n"
+	    "  -o, --output=FILE          write FILE instead of the standard output\n"
+	    "  -q, --quiet                no warnings\n"
+	    "  -h, --help                 this help\n"
+	    "      --version              print the version\n",
+	    progname, progname);
+	xclose_stdout();
+	exit(status);
+}
