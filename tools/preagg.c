@@ -83,6 +83,9 @@ static size_t nbid, capbid, capbid2;
 
 static uint64_t nsamples, nused, nnolbr;
 
+/* hex digit values, -1 for anything else (filled by main) */
+static signed char hexval[256];
+
 static void	 load_binary(const char *);
 static void	 aggregate(const char *);
 static void	 merge(const char *);
@@ -110,6 +113,11 @@ main(int argc, char *argv[])
 	int ch, i;
 
 	prog_init(argc, argv);
+	memset(hexval, -1, sizeof(hexval));
+	for (i = 0; i < 10; i++)
+		hexval['0' + i] = (signed char)i;
+	for (i = 0; i < 6; i++)
+		hexval['a' + i] = (signed char)(10 + i);
 	while ((ch = getopt_long(argc, argv, "b:Blmo:p:qh", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -275,12 +283,17 @@ load_binary(const char *path)
 		warnx("%s: no function symbols", path);
 }
 
-/* index + 1 of the function holding a, 0 if none */
+/* index + 1 of the function holding a, 0 if none; a small direct-mapped
+ * cache in front of the binary search, since hot code repeats */
 static size_t
 func_of(const struct binary *b, uint64_t a)
 {
-	size_t lo = 0, hi = b->nfuncs, mid;
+	static struct { const struct binary *b; uint64_t a; size_t f; } cache[4096];
+	size_t lo = 0, hi = b->nfuncs, mid, slot;
 
+	slot = (size_t)((a * 0x9e3779b97f4a7c15ULL) >> 52);
+	if (cache[slot].b == b && cache[slot].a == a)
+		return cache[slot].f;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (b->funcs[mid].start <= a)
@@ -289,7 +302,10 @@ func_of(const struct binary *b, uint64_t a)
 			hi = mid;
 	}
 	if (lo == 0 || a >= b->funcs[lo - 1].end)
-		return 0;
+		lo = 0;
+	cache[slot].b = b;
+	cache[slot].a = a;
+	cache[slot].f = lo;
 	return lo;
 }
 
@@ -302,26 +318,16 @@ func_has(const struct binary *b, size_t f, uint64_t a)
 /* ---- the entry table ---- */
 
 static uint64_t
-mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
-}
-
-static uint64_t
 ehash(const struct entry *e)
 {
 	uint64_t h = (uint64_t)e->kind | (uint64_t)(uint8_t)e->bin[0] << 8 |
 	    (uint64_t)(uint8_t)e->bin[1] << 16 |
 	    (uint64_t)(uint8_t)e->bin[2] << 24 | (uint64_t)e->ev << 32;
 
-	h = mix(h ^ e->a[0]);
-	h = mix(h ^ e->a[1]);
-	return mix(h ^ e->a[2]);
+	h ^= e->a[0] * 0x9e3779b97f4a7c15ULL;
+	h ^= e->a[1] * 0xc2b2ae3d27d4eb4fULL;
+	h ^= e->a[2] * 0x165667b19e3779f9ULL;
+	return h ^ h >> 29 ^ h >> 41;
 }
 
 static int
@@ -824,39 +830,35 @@ on_sample(struct lineio *lr, char *p, struct lbr **brp, size_t *capp)
 				nm++;
 			}
 		nused++;
-		while ((tok = field(&p, &len)) != NULL) {
-			const char *q;
-			uint64_t from, to;
+		while (*p != '\0') {
+			const char *q = p, *s0;
+			uint64_t from = 0, to = 0;
+			char flag;
 
-			q = tok;
-			from = 0;
-			while (*q != '/' && q < tok + len) {
-				int d = *q >= '0' && *q <= '9' ? *q - '0' :
-				    *q >= 'a' && *q <= 'f' ? *q - 'a' + 10 : -1;
-				if (d < 0 || from >> 60)
-					lr_errx(lr, "bad branch '%.*s'", (int)len, tok);
-				from = from << 4 | (uint64_t)d;
-				q++;
-			}
+			tok = p;
+			while (hexval[(unsigned char)*q] >= 0 && q - tok < 16)
+				from = from << 4 | (uint64_t)hexval[(unsigned char)*q++];
 			if (q == tok || *q++ != '/')
-				lr_errx(lr, "bad branch '%.*s'", (int)len, tok);
-			to = 0;
-			{
-				const char *s0 = q;
-
-				while (*q != '/' && q < tok + len) {
-					int d = *q >= '0' && *q <= '9' ? *q - '0' :
-					    *q >= 'a' && *q <= 'f' ? *q - 'a' + 10 : -1;
-					if (d < 0 || to >> 60)
-						lr_errx(lr, "bad branch '%.*s'",
-						    (int)len, tok);
-					to = to << 4 | (uint64_t)d;
+				goto badbranch;
+			s0 = q;
+			while (hexval[(unsigned char)*q] >= 0 && q - s0 < 16)
+				to = to << 4 | (uint64_t)hexval[(unsigned char)*q++];
+			if (q == s0 || *q++ != '/' ||
+			    ((flag = *q) != 'M' && flag != 'P' && flag != '-'))
+				goto badbranch;
+			q++;
+			if (*q == '/') {
+				s0 = q;
+				while (*q != ' ' && *q != '\0')
 					q++;
-				}
-				if (q == s0 || q + 1 >= tok + len + 1 || *q++ != '/' ||
-				    (*q != 'M' && *q != 'P' && *q != '-'))
-					lr_errx(lr, "bad branch '%.*s'", (int)len, tok);
+				len = (size_t)(q - s0);
+			} else {
+				s0 = NULL;
+				len = 0;
+				if (*q != ' ' && *q != '\0')
+					goto badbranch;
 			}
+			p = (char *)(*q == ' ' ? q + 1 : q);
 			if (from >= KERNEL_BASE || to >= KERNEL_BASE)
 				continue;	/* --ignore-interrupt-lbr */
 			if (n == *capp) {
@@ -865,10 +867,12 @@ on_sample(struct lineio *lr, char *p, struct lbr **brp, size_t *capp)
 			}
 			br[n].from = from;
 			br[n].to = to;
-			br[n].mis = *q == 'M';
-			br[n].ret = (size_t)(tok + len - q) == 5 &&
-			    memcmp(q + 1, "/RET", 4) == 0;
+			br[n].mis = flag == 'M';
+			br[n].ret = len == 4 && memcmp(s0, "/RET", 4) == 0;
 			n++;
+			continue;
+badbranch:
+			lr_errx(lr, "bad branch '%.*s'", (int)strcspn(tok, " "), tok);
 		}
 		if (n == 0) {
 			uint64_t a;
