@@ -68,8 +68,8 @@ san:
 
 check: all testbins san
 	@mkdir -p $(BUILD)
-	PROFPIPE_BIN="$(CURDIR)/$(BUILD)/san/bin" PROFPIPE_FASTBIN="$(CURDIR)/$(BUILD)/bin" \
-	PROFPIPE_TESTBIN="$(CURDIR)/$(BUILD)/testbin" \
+	PROFPIPE_BIN="$(abspath $(BUILD))/san/bin" PROFPIPE_FASTBIN="$(abspath $(BUILD))/bin" \
+	PROFPIPE_TESTBIN="$(abspath $(BUILD))/testbin" \
 	    scripts/run-tests $(BUILD)/check.tap $(TESTS)
 
 lint:
