@@ -172,7 +172,7 @@ PY
 		run prfraw2idx -o out.profdata $f.profraw
 		echo "$f: $output"
 		[ "$status" -eq 1 ]
-		echo "$output" | grep -q "^prfraw2idx: $f.profraw: "
+		echo "$output" | grep -q "^prfraw2idx: $f.profraw:"
 		[ ! -e out.profdata ]
 	done
 	run prfraw2idx v99.profraw
