@@ -309,12 +309,6 @@ func_of(const struct binary *b, uint64_t a)
 	return lo;
 }
 
-static int
-func_has(const struct binary *b, size_t f, uint64_t a)
-{
-	return f && a >= b->funcs[f - 1].start && a < b->funcs[f - 1].end;
-}
-
 /* ---- the entry table ---- */
 
 static uint64_t
@@ -698,37 +692,37 @@ legacy_sample(struct lineio *lr, const struct mapping *m, struct lbr *br,
 {
 	const struct binary *b = &bins[m->bin];
 	uint64_t next = 0;
-	size_t i, f;
+	size_t i, nextf = 0;
 	struct entry k;
 
+	memset(&k, 0, sizeof(k));
 	for (i = 0; i < n; i++) {
 		uint64_t from = adjust(m, br[i].from), to = adjust(m, br[i].to);
-		uint64_t bf, bt;
+		/* each address's function, looked up once: the source's
+		 * serves the next (older) entry's trace end too */
+		size_t ff = from != NOADDR ? func_of(b, from) : 0;
+		size_t ft = to != NOADDR ? func_of(b, to) : 0;
 
-		if (next) {
-			f = func_of(b, to);
-			if (f && func_has(b, f, next)) {
-				memset(&k, 0, sizeof(k));
-				k.kind = func_has(b, f, from) ? K_F : K_f;
-				k.a[0] = to;
-				k.a[1] = next;
-				k.bin[0] = k.bin[1] = (int8_t)m->bin;
-				k.bin[2] = -1;
-				if (add_entry(&k, 1, 0) == -1)
-					lr_errx(lr, "count overflows");
-			}
+		if (next && ft && ft == nextf) {
+			k.kind = ft == ff ? K_F : K_f;
+			k.a[0] = to;
+			k.a[1] = next;
+			k.a[2] = 0;
+			k.bin[0] = k.bin[1] = (int8_t)m->bin;
+			k.bin[2] = -1;
+			if (add_entry(&k, 1, 0) == -1)
+				lr_errx(lr, "count overflows");
 		}
 		next = from;
-		bf = from != NOADDR && func_of(b, from) ? from : 0;
-		bt = to != NOADDR && func_of(b, to) ? to : 0;
-		if (!bf && !bt)
+		nextf = ff;
+		if (!ff && !ft)
 			continue;
-		memset(&k, 0, sizeof(k));
 		k.kind = K_B;
-		k.a[0] = bf;
-		k.a[1] = bt;
-		k.bin[0] = bf ? (int8_t)m->bin : -1;
-		k.bin[1] = bt ? (int8_t)m->bin : -1;
+		k.a[0] = ff ? from : 0;
+		k.a[1] = ft ? to : 0;
+		k.a[2] = 0;
+		k.bin[0] = ff ? (int8_t)m->bin : -1;
+		k.bin[1] = ft ? (int8_t)m->bin : -1;
 		k.bin[2] = -1;
 		if (add_entry(&k, 1, (uint64_t)br[i].mis) == -1)
 			lr_errx(lr, "count overflows");
