@@ -15,11 +15,11 @@ cd "$work"
 $L/clang -O2 -fno-pie -no-pie -Wl,--emit-relocs -o app "$top/tests/data/progs/demo.c"
 python3 "$top/tests/data/preagg/randlbr.py" app 0 4242 2000 1 "$work/app" > app.events
 "$T/mkperfdata" --repeat 260 -o perf.data app.events
-echo "input: $(du -m perf.data | cut -f1) MB perf.data, $(grep -c '^sample' app.events)x110 samples"
+echo "input: $(du -m perf.data | cut -f1) MB perf.data, $(grep -c '^sample' app.events)x260 samples"
 # warm the page cache so that neither side pays for the first read
 cat perf.data > /dev/null
-measure perf_script "$(tm 1) perf script -F pid,ip,brstack -i perf.data > out.script 2>/dev/null"
-measure perfdecode "$(tm 1) $B/perfdecode perf.data > out.events"
+measure perf_script "$(tm 1) perf script -F pid,ip,brstack -i perf.data > /dev/null 2>&1"
+measure perfdecode "$(tm 1) $B/perfdecode perf.data > /dev/null"
 measure perf2bolt "$(tm 1) $L/perf2bolt -p perf.data -o a.fdata app > p2b.log 2>&1"
 measure pipeline_legacy "$(tm 1) $B/perfdecode perf.data | $(tm 2) $B/preagg --legacy -b app > p.legacy"
 measure pipeline_current "$(tm 1) $B/perfdecode perf.data | $(tm 2) $B/preagg -b app > p.current"
