@@ -201,3 +201,15 @@ PY
 	"$L/llvm-profdata" merge -o ref.profdata "$R/c1.profraw"
 	same_file out.profdata ref.profdata
 }
+
+@test "prfraw2idx: fuzz harness over real raw profiles" {
+	need_tool clang-19
+	(cd "$TOP" && make -s fuzz >/dev/null)
+	[ -x "$TOP/build/fuzz/fuzz_profraw" ]
+	mkdir -p corpus
+	cp "$R"/*.profraw corpus/
+	run "$TOP/build/fuzz/fuzz_profraw" -max_total_time=20 -rss_limit_mb=1024 corpus
+	echo "$output" | tail -5
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Done "* ]]
+}
