@@ -490,27 +490,6 @@ gen() {
 	perfdecode be.data | grep -qx '# byte-order=big'
 }
 
-@test "perfdecode: over 5x faster than perf script on LBR data" {
-	need_tool perf
-	local t0 t1 ours theirs
-	# 300 samples of 12 branches, 150 times: about 15 MB
-	"$PROFPIPE_TESTBIN/mkperfdata" -q -H -R 150 -o big.data "$PD/lbr.ev"
-	cat big.data > /dev/null
-	t0=$(date +%s%N)
-	perf script -i big.data -F pid,ip,brstack > p.out
-	t1=$(date +%s%N)
-	theirs=$((t1 - t0))
-	t0=$(date +%s%N)
-	"$PROFPIPE_FASTBIN/perfdecode" -s big.data > o.out
-	t1=$(date +%s%N)
-	ours=$((t1 - t0))
-	echo "$(stat -c %s big.data) bytes: perf script ${theirs}ns, perfdecode ${ours}ns"
-	[ "$(grep -c '^sample' o.out)" -eq "$(wc -l < p.out)" ]
-	# a margin for a small file on a shared machine: 5x here; the 10x
-	# figure is measured on 185 MB (see the report)
-	[ $((ours * 5)) -lt "$theirs" ]
-}
-
 @test "perfdecode: fuzz harness over the seed corpus" {
 	need_tool clang-19
 	cd "$TOP" && make -s fuzz >/dev/null
