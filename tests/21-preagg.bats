@@ -17,6 +17,11 @@ setup_file() {
 	mkdir -p "$d/pie"
 	/usr/lib/llvm-19/bin/clang -O2 -fpie -pie -Wl,--emit-relocs \
 	    -o "$d/pie/app" "$TOP/tests/data/progs/demo.c"
+	# a second program: C++ with virtual calls, PLT calls into libstdc++
+	/usr/lib/llvm-19/bin/clang++ -O2 -fpie -pie -Wl,--emit-relocs \
+	    -o "$d/vcall" "$TOP/tests/data/prfraw2idx/vcall.cpp"
+	/usr/lib/llvm-19/bin/clang++ -O2 -fno-pie -no-pie -Wl,--emit-relocs \
+	    -o "$d/vcall-fixed" "$TOP/tests/data/prfraw2idx/vcall.cpp"
 }
 
 setup() {
@@ -50,6 +55,11 @@ compare() {
 @test "preagg --legacy: same fdata as perf2bolt -p, PIE (rebased)" {
 	compare "$PIEAPP" 555555554000 3 3000
 	compare "$PIEAPP" 7f1234560000 4 2000 --hw-index
+}
+
+@test "preagg --legacy: same fdata as perf2bolt -p, a C++ program, PIE and not" {
+	compare "$BATS_FILE_TMPDIR/vcall" 5599aa000000 11 3000
+	compare "$BATS_FILE_TMPDIR/vcall-fixed" 0 12 3000 --round-every 100
 }
 
 @test "preagg: llvm-bolt-19 optimizes with the profile, the program still works" {
