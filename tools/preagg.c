@@ -71,8 +71,13 @@ static size_t npids;
 static struct mapping *maps;
 static size_t nmaps, capmaps;
 
+/* entries, dense, in order of first appearance, and an open-addressing
+ * index over them: a slot holds the upper half of the key's hash and the
+ * entry's number + 1, so probes stay in a small array that caches well */
 static struct entry *tab;
 static size_t tabcap, tabn;
+static uint64_t *idx;
+static size_t idxcap;
 
 static char **events;
 static size_t nevents, capevents;
@@ -333,44 +338,54 @@ ekeyeq(const struct entry *x, const struct entry *y)
 }
 
 static void
-tab_grow(void)
+idx_grow(void)
 {
-	struct entry *old = tab;
-	size_t oldcap = tabcap, i, j;
+	size_t i, j;
 
-	tabcap = tabcap ? tabcap * 2 : 4096;
-	tab = xcalloc(tabcap, sizeof(*tab));
-	for (i = 0; i < oldcap; i++) {
-		if (!old[i].used)
-			continue;
-		for (j = ehash(&old[i]) & (tabcap - 1); tab[j].used;
-		    j = (j + 1) & (tabcap - 1))
+	free(idx);
+	idxcap = idxcap ? idxcap * 2 : 8192;
+	idx = xcalloc(idxcap, sizeof(*idx));
+	for (i = 0; i < tabn; i++) {
+		uint64_t h = ehash(&tab[i]);
+
+		for (j = h & (idxcap - 1); idx[j] != 0; j = (j + 1) & (idxcap - 1))
 			;
-		tab[j] = old[i];
+		idx[j] = (h & 0xffffffff00000000ULL) | (uint64_t)(i + 1);
 	}
-	free(old);
 }
 
 static int
 add_entry(const struct entry *k, uint64_t count, uint64_t mis)
 {
+	uint64_t h, fp;
 	size_t j;
+	struct entry *e;
 
-	if ((tabn + 1) * 4 > tabcap * 3)
-		tab_grow();
-	for (j = ehash(k) & (tabcap - 1); tab[j].used; j = (j + 1) & (tabcap - 1))
-		if (ekeyeq(&tab[j], k))
-			break;
-	if (!tab[j].used) {
-		tab[j] = *k;
-		tab[j].used = 1;
-		tab[j].count = tab[j].mis = 0;
-		tabn++;
+	if ((tabn + 1) * 2 > idxcap)
+		idx_grow();
+	h = ehash(k);
+	fp = h & 0xffffffff00000000ULL;
+	for (j = h & (idxcap - 1); idx[j] != 0; j = (j + 1) & (idxcap - 1)) {
+		if ((idx[j] & 0xffffffff00000000ULL) != fp)
+			continue;
+		e = &tab[(idx[j] & 0xffffffff) - 1];
+		if (ekeyeq(e, k))
+			goto found;
 	}
-	if (tab[j].count > UINT64_MAX - count || tab[j].mis > UINT64_MAX - mis)
+	if (tabn >= 0xffffffffU)
 		return -1;
-	tab[j].count += count;
-	tab[j].mis += mis;
+	xgrow(&tab, &tabcap, tabn + 1, sizeof(*tab));
+	e = &tab[tabn];
+	*e = *k;
+	e->used = 1;
+	e->count = e->mis = 0;
+	idx[j] = fp | (uint64_t)(tabn + 1);
+	tabn++;
+found:
+	if (e->count > UINT64_MAX - count || e->mis > UINT64_MAX - mis)
+		return -1;
+	e->count += count;
+	e->mis += mis;
 	return 0;
 }
 
@@ -1118,7 +1133,7 @@ write_entries(FILE *fp)
 	}
 	/* build-ids likewise, by their text */
 	v = xcalloc(tabn + 1, sizeof(*v));
-	for (i = 0; i < tabcap; i++)
+	for (i = 0; i < tabn; i++)
 		if (tab[i].used) {
 			v[n] = tab[i];
 			if (v[n].kind == K_S && rank != NULL && v[n].ev != UINT32_MAX)
