@@ -16,6 +16,8 @@ lr_open(struct lineio *lr, const char *path)
 	if (path == NULL || strcmp(path, "-") == 0) {
 		lr->fp = stdin;
 		lr->name = "<stdin>";
+		/* stages read each other through pipes: read in big gulps */
+		setvbuf(stdin, NULL, _IOFBF, 1 << 20);
 		return 0;
 	}
 	if ((lr->fp = fopen(path, "r")) == NULL)
