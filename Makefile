@@ -44,7 +44,7 @@ all: $(BINS)
 testbins: $(TESTBINS)
 $(BUILD)/testbin/%: tests/tools/%.c $(BUILD)/libcommon.a $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libcommon.a -lzstd -lelf -lz
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libcommon.a -lzstd -lelf -lz -lcapstone
 
 $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)

@@ -62,6 +62,25 @@ compare() {
 	compare "$BATS_FILE_TMPDIR/vcall-fixed" 0 12 3000 --round-every 100
 }
 
+@test "preagg --legacy: a real branch trace (brtrace), same fdata as perf2bolt -p" {
+	# a small static build keeps ptrace single-stepping to seconds
+	/usr/lib/llvm-19/bin/clang -O2 -static -DNWORDS=300 -Wl,--emit-relocs \
+	    -o small "$TOP/tests/data/progs/demo.c"
+	brtrace -o small.events -- ./small > /dev/null
+	[ "$(grep -c '^sample' small.events)" -gt 50 ]
+	mkperfdata -o small.data small.events
+	"$P2B" -p small.data -o a.fdata small > p2b.log 2>&1
+	# the trace is real: BOLT finds every fall-through in its CFG
+	grep -q 'traces mismatching disassembled function contents: 0 ' p2b.log
+	perfdecode small.data | preagg --legacy -b small > small.preagg
+	grep -q '^F ' small.preagg
+	"$P2B" --pa -p small.preagg -o b.fdata small > pa.log 2>&1
+	sort a.fdata > a.sorted
+	sort b.fdata > b.sorted
+	[ "$(wc -l < a.sorted)" -gt 100 ]
+	same_file a.sorted b.sorted
+}
+
 @test "preagg: llvm-bolt-19 optimizes with the profile, the program still works" {
 	python3 "$DATA/preagg/randlbr.py" "$APP" 0 4242 3000 5 > t.events
 	mkperfdata -o t.data t.events

@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef NWORDS
+#define NWORDS 6000
+#endif
+
 struct word {
 	char		 text[16];
 	unsigned	 count;
@@ -88,7 +92,7 @@ main(int argc, char *argv[])
 
 	if (argc > 1)
 		seed += (unsigned)atoi(argv[1]);
-	for (i = 0; i < 6000; i++) {
+	for (i = 0; i < NWORDS; i++) {
 		makeword(w);
 		add(w);
 	}
