@@ -1,7 +1,7 @@
 /* See COPYING file for copyright and license details. */
 /*
  * mkperfdata: write a perf.data file from a profpipe-events stream
- * (doc/events-stream.txt).  The test machine has no hardware LBR, so every
+ * (man/profpipe-events.5).  The test machine has no hardware LBR, so every
  * test that needs branch stacks writes its perf.data with this program.
  * The layout follows /work/shared/reference/perfdata.md: file mode
  * (header, attr table, data, feature table after the data) or pipe mode
