@@ -280,7 +280,10 @@ scratch_commit(struct store *s, struct scratch *sc, const char *name,
 
 	for (k = 0; k < NKINDS; k++)
 		for (i = 0; i < sc->r.nsites[k]; i++) {
-			sc->r.sites[k][i].v = sc->vals + sc->voff[k][i];
+			/* no values at all: vals is NULL, and NULL + 0 is
+			 * undefined */
+			sc->r.sites[k][i].v = sc->vals != NULL ?
+			    sc->vals + sc->voff[k][i] : NULL;
 			sc->r.sites[k][i].cap = sc->r.sites[k][i].n;
 		}
 	fe = store_entry(s, name, nlen, md5_low64(name, nlen));
