@@ -496,7 +496,7 @@ gen() {
 	[ -x "$TOP/build/fuzz/fuzz_perfdata" ]
 	mkdir -p "$TMP/corpus"
 	cp "$PD"/corpus/* "$TMP/corpus/"
-	run "$TOP/build/fuzz/fuzz_perfdata" -max_total_time=20 \
+	run "$TOP/build/fuzz/fuzz_perfdata" -seed=1 -runs=100000 -max_total_time=60 \
 	    -rss_limit_mb=1024 "$TMP/corpus"
 	echo "$output" | tail -5
 	[ "$status" -eq 0 ]

@@ -208,7 +208,7 @@ PY
 	[ -x "$TOP/build/fuzz/fuzz_profraw" ]
 	mkdir -p corpus
 	cp "$R"/*.profraw corpus/
-	run "$TOP/build/fuzz/fuzz_profraw" -max_total_time=20 -rss_limit_mb=1024 corpus
+	run "$TOP/build/fuzz/fuzz_profraw" -seed=1 -runs=200000 -max_total_time=60 -rss_limit_mb=1024 corpus
 	echo "$output" | tail -5
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Done "* ]]
