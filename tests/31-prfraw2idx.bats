@@ -213,3 +213,48 @@ PY
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Done "* ]]
 }
+
+@test "prfraw2idx: zlib names whose claimed size lies give an error" {
+	# rewrite the uncompressed length of the first names chunk, keeping
+	# its encoded size so the rest of the layout stays valid
+	python3 - "$R/c1.profraw" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+h = struct.unpack_from("<16Q", d, 0)
+assert h[1] & 0xffffffff == 10
+off = 128 + h[2] + h[3] * 64 + h[4] + h[5] * 8 + h[6] + h[7] + h[8]
+def uleb(p):
+    v = s = 0
+    while True:
+        b = d[p]; p += 1
+        v |= (b & 0x7f) << s; s += 7
+        if not b & 0x80:
+            return v, p
+u, p1 = uleb(off)
+c, p2 = uleb(p1)
+assert c > 0, "names are not compressed"
+n = p1 - off
+def enc(v):
+    out = bytearray()
+    for i in range(n):
+        b = v & 0x7f; v >>= 7
+        out.append(b | (0x80 if i < n - 1 else 0))
+    return out
+for name, v in [("less", u - 1), ("more", u + 1), ("most", (1 << (7 * n)) - 1)]:
+    e = bytearray(d)
+    e[off:p1] = enc(v)
+    open(name + ".profraw", "wb").write(e)
+PY
+	for f in less more most; do
+		run prfraw2idx -o out.profdata $f.profraw
+		echo "$f: $output"
+		[ "$status" -eq 1 ]
+		echo "$output" | grep -q "^prfraw2idx: $f.profraw: "
+		[ ! -e out.profdata ]
+	done
+}
+
+@test "prfraw2idx: --text with --llvm-text is a usage error" {
+	run prfraw2idx --text --llvm-text "$R/c1.profraw"
+	[ "$status" -eq 2 ]
+}
