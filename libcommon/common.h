@@ -215,9 +215,6 @@ int	 elfobj_section(struct elfobj *, const char *name, uint64_t *addr,
 	    uint64_t *off, uint64_t *size, uint32_t *type);
 /* read size bytes at file offset off (checked against file size) */
 int	 elfobj_read(struct elfobj *, uint64_t off, void *dst, size_t size);
-/* the symbol whose [addr, next symbol or addr+size) range holds a, or NULL.
- * Zero-size function symbols reach up to the next symbol, as BOLT treats them. */
-const struct elf_sym *elfobj_sym_at(const struct elfobj *, uint64_t a);
 /* lowest PT_LOAD vaddr aligned down to its alignment (BOLT's base for PIE) */
 uint64_t elfobj_base(const struct elfobj *);
 void	 elfobj_close(struct elfobj *);

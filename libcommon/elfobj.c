@@ -257,33 +257,6 @@ elfobj_read(struct elfobj *eo, uint64_t off, void *dst, size_t size)
 	return n == (ssize_t)size ? 0 : -1;
 }
 
-const struct elf_sym *
-elfobj_sym_at(const struct elfobj *eo, uint64_t a)
-{
-	size_t lo = 0, hi = eo->nsyms, mid, i;
-	const struct elf_sym *s;
-
-	/* last symbol with addr <= a */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (eo->syms[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return NULL;
-	/* the first of the symbols at that address (sized ones sort first) */
-	i = lo - 1;
-	while (i > 0 && eo->syms[i - 1].addr == eo->syms[lo - 1].addr)
-		i--;
-	s = &eo->syms[i];
-	if (s->size != 0)
-		return a < s->addr + s->size ? s : NULL;
-	/* zero-size symbols own their code up to the next symbol */
-	return lo < eo->nsyms || a == s->addr ? s : NULL;
-}
-
 uint64_t
 elfobj_base(const struct elfobj *eo)
 {

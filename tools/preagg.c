@@ -58,7 +58,6 @@ struct entry {
 	uint32_t	 ev;		/* event index, for S */
 	uint8_t		 kind;
 	int8_t		 bin[3];
-	uint8_t		 used;
 	uint64_t	 count, mis;
 };
 
@@ -91,7 +90,7 @@ static uint64_t nsamples, nused, nnolbr;
 /* hex digit values, -1 for anything else (filled by main) */
 static signed char hexval[256];
 
-static void	 load_binary(const char *);
+static void	 load_binary(struct binary *);
 static void	 aggregate(const char *);
 static void	 merge(const char *);
 static void	 write_entries(FILE *);
@@ -167,7 +166,7 @@ main(int argc, char *argv[])
 	if (!mflag && nbins == 0)
 		prog_usage_error("no --binary given");
 	for (i = 0; i < nbins; i++)
-		load_binary(bins[i].path);
+		load_binary(&bins[i]);
 	if (nbins > 1)
 		buildid_locs = 1;
 	for (i = 0; i < nbins && buildid_locs; i++)
@@ -229,9 +228,9 @@ section_end(struct binary *b, const struct elf_sym *s)
  * reaches the next symbol or the end of its section (BOLT's maximum
  * size); PLT sections are functions of their own. */
 static void
-load_binary(const char *path)
+load_binary(struct binary *b)
 {
-	struct binary *b;
+	const char *path = b->path;
 	char errbuf[512];
 	size_t i, j, n = 0, shstrndx;
 	uint64_t end, send;
@@ -239,8 +238,6 @@ load_binary(const char *path)
 	GElf_Shdr sh;
 	const char *sname;
 
-	for (b = bins; b->path != path; b++)
-		;
 	if (elfobj_open(&b->eo, path, errbuf, sizeof(errbuf)) == -1 ||
 	    elfobj_load_syms(&b->eo, errbuf, sizeof(errbuf)) == -1)
 		errx(1, "%s", errbuf);
@@ -377,7 +374,6 @@ add_entry(const struct entry *k, uint64_t count, uint64_t mis)
 	xgrow(&tab, &tabcap, tabn + 1, sizeof(*tab));
 	e = &tab[tabn];
 	*e = *k;
-	e->used = 1;
 	e->count = e->mis = 0;
 	idx[j] = fp | (uint64_t)(tabn + 1);
 	tabn++;
@@ -455,17 +451,12 @@ sfield_i64(char **p, int64_t *v)
 static int
 sfield_hex(char **p, uint64_t *v)
 {
-	size_t len;
-	char *s = field(p, &len), save;
-	int r;
+	const char *end;
 
-	if (s == NULL)
+	if (**p == '\0' || parse_hex64_field(*p, &end, v) == -1)
 		return -1;
-	save = s[len];
-	s[len] = '\0';
-	r = parse_hex64(s, v);
-	s[len] = save;
-	return r;
+	*p = (char *)(*end == ' ' ? end + 1 : end);
+	return 0;
 }
 
 static const char *
@@ -1133,13 +1124,12 @@ write_entries(FILE *fp)
 	}
 	/* build-ids likewise, by their text */
 	v = xcalloc(tabn + 1, sizeof(*v));
-	for (i = 0; i < tabn; i++)
-		if (tab[i].used) {
-			v[n] = tab[i];
-			if (v[n].kind == K_S && rank != NULL && v[n].ev != UINT32_MAX)
-				v[n].ev = rank[v[n].ev];
-			n++;
-		}
+	for (i = 0; i < tabn; i++) {
+		v[n] = tab[i];
+		if (v[n].kind == K_S && rank != NULL && v[n].ev != UINT32_MAX)
+			v[n].ev = rank[v[n].ev];
+		n++;
+	}
 	if (mflag && nmbuildids > 1) {
 		/* sort build-id table and remap */
 		uint32_t *ord = xcalloc(nmbuildids, sizeof(*ord));
