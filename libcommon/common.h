@@ -51,20 +51,33 @@ int	 parse_hex64(const char *s, uint64_t *out);	/* "0x" optional */
 /* parse one field of s, stopping at ' ' or end; *endp after the field */
 int	 parse_hex64_field(const char *s, const char **endp, uint64_t *out);
 int	 parse_dec64_field(const char *s, const char **endp, uint64_t *out);
+/* hexscan(s, &v): up to 16 hex digits (either case) at s into v; returns
+ * how many, 0 if none; stops at the first other byte, but may load all 16
+ * bytes: s must have 16 readable bytes (lineio's LR_PAD) */
+#include "hexscan.h"
 
-/* lineio.c: line reader that knows file and line number */
+/* lineio.c: line reader that knows file and line number.  It reads the
+ * input in big blocks and hands out lines in place, without copying; the
+ * current line is followed by at least LR_PAD readable bytes, so that a
+ * parser may load whole words up to LR_PAD bytes past any position up to
+ * and including the terminating NUL (see hexscan). */
+#define LR_PAD	64
 struct lineio {
-	FILE		*fp;
+	int		 fd;
 	const char	*name;		/* "<stdin>" for stdin */
 	char		*buf;		/* the current line, NUL-terminated, no LF */
-	size_t		 cap;
 	size_t		 len;		/* of the current line */
 	uint64_t	 lineno;	/* 1-based number of the current line */
-	int		 owned;		/* fp is ours to close */
+	int		 owned;		/* fd is ours to close */
+	int		 eof;
+	char		*mem;		/* the block: lines not handed out yet */
+	size_t		 cap, start, end;
+	size_t		 nulat;		/* offset of a NUL read, SIZE_MAX if none */
 };
 /* open path ("-" or NULL: stdin); returns -1 with errno set on failure */
 int	 lr_open(struct lineio *, const char *path);
-/* next line into lr->buf; 1 = got one, 0 = EOF; dies on read error */
+/* next line into lr->buf; 1 = got one, 0 = EOF; dies on read error and on
+ * a NUL byte in a line */
 int	 lr_next(struct lineio *);
 void	 lr_close(struct lineio *);
 /* "tool: file:line: msg" then exit 1 */

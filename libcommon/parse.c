@@ -91,3 +91,4 @@ parse_dec64_field(const char *s, const char **endp, uint64_t *out)
 	*endp = p;
 	return 0;
 }
+

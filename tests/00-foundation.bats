@@ -67,6 +67,27 @@ setup() {
 	[ "$(cat out.txt)" = "$(printf '1 a\n2 b')" ]
 }
 
+@test "libcommon: line reader across block boundaries, long lines, NUL bytes" {
+	# lines of every length up to 3000, then one of 3 MB (the reader's
+	# block is 1 MB), read from a file and from a pipe
+	awk 'BEGIN { for (i = 0; i < 3000; i++) { s = ""; for (j = 0; j < i; j++) s = s "x"; print i s }
+	    s = "y"; for (k = 0; k < 21; k++) s = s s; print s; print "last" }' > in.txt
+	awk '{ print NR, $0 }' in.txt > want.txt
+	commontest lines in.txt > out.txt
+	cmp want.txt out.txt
+	cat in.txt | commontest lines - > out.txt
+	cmp want.txt out.txt
+	: > empty.txt
+	[ -z "$(commontest lines empty.txt)" ]
+	printf '\n\n' | commontest lines - > out.txt
+	[ "$(cat out.txt)" = "$(printf '1 \n2 ')" ]
+	printf 'a\nb\0c\nd\n' > nul.txt
+	run commontest lines nul.txt
+	[ "$status" -eq 1 ]
+	echo "$output" | grep -qx '1 a'
+	echo "$output" | grep -q 'nul.txt:2: NUL byte in line'
+}
+
 @test "every tool: --help on stdout, --version, bad usage exits 2" {
 	for t in $TOOLS; do
 		run "$t" --help

@@ -88,10 +88,10 @@ static size_t nbid, capbid, capbid2;
 static uint64_t nsamples, nused, nnolbr;
 
 /* hex digit values, -1 for anything else (filled by main) */
-static signed char hexval[256];
 
 static void	 load_binary(struct binary *);
 static void	 aggregate(const char *);
+static void	 pid_dirty(int64_t);
 static void	 merge(const char *);
 static void	 write_entries(FILE *);
 static noreturn void usage(int);
@@ -117,11 +117,6 @@ main(int argc, char *argv[])
 	int ch, i;
 
 	prog_init(argc, argv);
-	memset(hexval, -1, sizeof(hexval));
-	for (i = 0; i < 10; i++)
-		hexval['0' + i] = (signed char)i;
-	for (i = 0; i < 6; i++)
-		hexval['a' + i] = (signed char)(10 + i);
 	while ((ch = getopt_long(argc, argv, "b:Blmo:p:qh", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -592,6 +587,7 @@ on_mmap(struct lineio *lr, char *p)
 			m = &maps[nmaps++];
 		}
 		*m = (struct mapping){ pid, i, 0, start, len, base };
+		pid_dirty(pid);
 	}
 }
 
@@ -617,6 +613,7 @@ on_fork(struct lineio *lr, char *p)
 		maps[nmaps].pid = pid;
 		maps[nmaps].forked = 1;
 		nmaps++;
+		pid_dirty(pid);
 	}
 }
 
@@ -633,9 +630,10 @@ on_comm(struct lineio *lr, char *p)
 		return;
 	/* a forked child that runs execve loses the inherited mappings */
 	for (i = 0; i < nmaps;) {
-		if (maps[i].pid == pid && maps[i].forked)
+		if (maps[i].pid == pid && maps[i].forked) {
 			maps[i] = maps[--nmaps];
-		else
+			pid_dirty(pid);
+		} else
 			i++;
 	}
 }
@@ -692,213 +690,408 @@ resolve(const struct mapping *ms, size_t nm, uint64_t a, uint64_t *out)
 	return -1;
 }
 
+/* ---- first-level aggregation ----
+ *
+ * A branch-stack entry together with the source of the next newer entry
+ * (if any) determines everything either format derives from it: the
+ * taken branch (B), the fall-through after it (F/f) or the trace (T/R).
+ * The hot loop only counts these raw triples, per mapping context (the
+ * mappings of the sample's pid at that time), in a table of 32-byte
+ * slots; resolving them into binaries, adjusted addresses and functions
+ * runs once per distinct triple, when the table is flushed.
+ */
+struct raw {
+	uint64_t	from, to, next;
+	uint32_t	meta;	/* ctx << 3 | mispredicted << 2 | ret << 1 |
+				 * has a newer entry */
+	uint32_t	count;	/* 0: empty slot */
+};
+#define RAW_MIS		4u
+#define RAW_RET		2u
+#define RAW_NEXT	1u
+#define CTX_MAX		((1u << 29) - 1)
+#define SNAP_MAX	((size_t)1 << 22)
+
+static struct raw *raws;
+static size_t rawcap, rawn;
+static unsigned rawshift;
+
+/* mapping contexts: snapshots of one pid's mappings */
+struct ctx {
+	size_t		first, n;	/* in snap[] */
+};
+static struct ctx *ctxs;
+static size_t nctx, capctx;
+static struct mapping *snap;
+static size_t nsnap, capsnap;
+
+/* pid -> its current context: 0 = unknown (mappings changed), 1 = no
+ * mappings of a selected binary, c + 2 = ctxs[c] */
+struct pidslot {
+	int64_t		pid;
+	uint32_t	ctx;
+	int		used;
+};
+static struct pidslot *pidtab;
+static size_t pidcap, pidn;
+
+static uint64_t
+rawhash(uint64_t from, uint64_t to, uint64_t next, uint32_t meta)
+{
+	return (from * 0x9e3779b97f4a7c15ULL) ^ (to * 0xc2b2ae3d27d4eb4fULL) ^
+	    ((next ^ (uint64_t)meta << 40) * 0x165667b19e3779f9ULL) ^
+	    (from >> 17) ^ (to >> 23);
+}
+
 static void
-legacy_sample(struct lineio *lr, const struct mapping *m, struct lbr *br,
-    size_t n)
+add_or_die(const struct entry *k, uint64_t count, uint64_t mis)
+{
+	if (add_entry(k, count, mis) == -1)
+		errx(1, "count overflows");
+}
+
+/* LLVM 19's rules (see the top of the file) for one raw triple under one
+ * mapping of one binary */
+static void
+resolve_legacy(const struct mapping *m, const struct raw *r, uint64_t count)
 {
 	const struct binary *b = &bins[m->bin];
-	uint64_t next = 0;
-	size_t i, nextf = 0;
+	uint64_t from = adjust(m, r->from), to = adjust(m, r->to), next;
+	size_t ff = from != NOADDR ? func_of(b, from) : 0;
+	size_t ft = to != NOADDR ? func_of(b, to) : 0;
 	struct entry k;
 
 	memset(&k, 0, sizeof(k));
-	for (i = 0; i < n; i++) {
-		uint64_t from = adjust(m, br[i].from), to = adjust(m, br[i].to);
-		/* each address's function, looked up once: the source's
-		 * serves the next (older) entry's trace end too */
-		size_t ff = from != NOADDR ? func_of(b, from) : 0;
-		size_t ft = to != NOADDR ? func_of(b, to) : 0;
-
-		if (next && ft && ft == nextf) {
-			k.kind = ft == ff ? K_F : K_f;
-			k.a[0] = to;
-			k.a[1] = next;
-			k.a[2] = 0;
-			k.bin[0] = k.bin[1] = (int8_t)m->bin;
-			k.bin[2] = -1;
-			if (add_entry(&k, 1, 0) == -1)
-				lr_errx(lr, "count overflows");
-		}
-		next = from;
-		nextf = ff;
-		if (!ff && !ft)
-			continue;
-		k.kind = K_B;
-		k.a[0] = ff ? from : 0;
-		k.a[1] = ft ? to : 0;
-		k.a[2] = 0;
-		k.bin[0] = ff ? (int8_t)m->bin : -1;
-		k.bin[1] = ft ? (int8_t)m->bin : -1;
+	if ((r->meta & RAW_NEXT) && ft &&
+	    (next = adjust(m, r->next)) != 0 && next != NOADDR &&
+	    func_of(b, next) == ft) {
+		k.kind = ft == ff ? K_F : K_f;
+		k.a[0] = to;
+		k.a[1] = next;
+		k.bin[0] = k.bin[1] = (int8_t)m->bin;
 		k.bin[2] = -1;
-		if (add_entry(&k, 1, (uint64_t)br[i].mis) == -1)
-			lr_errx(lr, "count overflows");
+		add_or_die(&k, count, 0);
 	}
+	if (!ff && !ft)
+		return;
+	k.kind = K_B;
+	k.a[0] = ff ? from : 0;
+	k.a[1] = ft ? to : 0;
+	k.a[2] = 0;
+	k.bin[0] = ff ? (int8_t)m->bin : -1;
+	k.bin[1] = ft ? (int8_t)m->bin : -1;
+	k.bin[2] = -1;
+	add_or_die(&k, count, r->meta & RAW_MIS ? count : 0);
 }
 
 /* DataAggregator (main): one trace per entry: the branch, the
  * fall-through from its target to the next newer branch's source (none
  * for the newest entry: a branch only) */
 static void
-modern_sample(struct lineio *lr, const struct mapping *ms, size_t nm,
-    struct lbr *br, size_t n)
+resolve_modern(const struct mapping *ms, size_t nm, const struct raw *r,
+    uint64_t count)
 {
-	uint64_t nextaddr = 0;
-	int nextbin = -1, havenext = 0;
-	size_t i;
+	uint64_t fa, ta, na = 0;
+	int fb = resolve(ms, nm, r->from, &fa);
+	int tb = resolve(ms, nm, r->to, &ta);
+	int nb = r->meta & RAW_NEXT ? resolve(ms, nm, r->next, &na) : -1;
+	uint64_t mis = r->meta & RAW_MIS ? count : 0;
 	struct entry k;
 
-	for (i = 0; i < n; i++) {
-		uint64_t fa, ta;
-		int fb = resolve(ms, nm, br[i].from, &fa);
-		int tb = resolve(ms, nm, br[i].to, &ta);
-
-		memset(&k, 0, sizeof(k));
-		k.a[0] = fb >= 0 ? fa : 0;
-		k.bin[0] = (int8_t)fb;
-		if (tb < 0) {
-			/* the branch leaves the selected binaries */
-			if (fb >= 0) {
-				k.kind = K_B;
-				k.a[1] = 0;
-				k.bin[1] = k.bin[2] = -1;
-				if (add_entry(&k, 1, (uint64_t)br[i].mis) == -1)
-					lr_errx(lr, "count overflows");
-			}
-		} else if (!havenext || nextbin != tb) {
+	memset(&k, 0, sizeof(k));
+	k.a[0] = fb >= 0 ? fa : 0;
+	k.bin[0] = (int8_t)fb;
+	if (tb < 0) {
+		/* the branch leaves the selected binaries */
+		if (fb >= 0) {
 			k.kind = K_B;
-			k.a[1] = ta;
-			k.bin[1] = (int8_t)tb;
-			k.bin[2] = -1;
-			if (add_entry(&k, 1, (uint64_t)br[i].mis) == -1)
-				lr_errx(lr, "count overflows");
-		} else {
-			k.kind = br[i].ret ? K_R : K_T;
-			k.a[1] = ta;
-			k.a[2] = nextaddr;
-			k.bin[1] = (int8_t)tb;
-			k.bin[2] = (int8_t)nextbin;
-			if (add_entry(&k, 1, 0) == -1)
-				lr_errx(lr, "count overflows");
+			k.bin[1] = k.bin[2] = -1;
+			add_or_die(&k, count, mis);
 		}
-		nextbin = fb;
-		nextaddr = fa;
-		havenext = 1;
+	} else if (!(r->meta & RAW_NEXT) || nb != tb) {
+		k.kind = K_B;
+		k.a[1] = ta;
+		k.bin[1] = (int8_t)tb;
+		k.bin[2] = -1;
+		add_or_die(&k, count, mis);
+	} else {
+		k.kind = r->meta & RAW_RET ? K_R : K_T;
+		k.a[1] = ta;
+		k.a[2] = na;
+		k.bin[1] = (int8_t)tb;
+		k.bin[2] = (int8_t)nb;
+		add_or_die(&k, count, 0);
 	}
+}
+
+static void
+resolve_raw(const struct raw *r, uint64_t count)
+{
+	const struct ctx *c = &ctxs[r->meta >> 3];
+	size_t i;
+
+	if (lflag) {
+		for (i = 0; i < c->n; i++)
+			resolve_legacy(&snap[c->first + i], r, count);
+	} else
+		resolve_modern(snap + c->first, c->n, r, count);
+}
+
+/* resolve every raw triple into the entry table and forget the contexts */
+static void
+raw_flush(void)
+{
+	size_t i;
+
+	for (i = 0; i < rawcap && rawn > 0; i++)
+		if (raws[i].count != 0) {
+			resolve_raw(&raws[i], raws[i].count);
+			raws[i].count = 0;
+			rawn--;
+		}
+	nctx = nsnap = 0;
+	for (i = 0; i < pidcap; i++)
+		pidtab[i].ctx = 0;
+}
+
+static void
+raw_grow(void)
+{
+	struct raw *old = raws;
+	size_t oldcap = rawcap, i, j;
+
+	rawcap = rawcap ? rawcap * 2 : 8192;
+	rawshift = 64 - (unsigned)__builtin_ctzll(rawcap);
+	raws = xcalloc(rawcap, sizeof(*raws));
+	for (i = 0; i < oldcap; i++) {
+		const struct raw *r = &old[i];
+
+		if (r->count == 0)
+			continue;
+		for (j = rawhash(r->from, r->to, r->next, r->meta) >> rawshift;
+		    raws[j].count != 0; j = (j + 1) & (rawcap - 1))
+			;
+		raws[j] = *r;
+	}
+	free(old);
+}
+
+static inline void
+raw_add(size_t j, uint64_t from, uint64_t to, uint64_t next, uint32_t meta)
+{
+	struct raw *r;
+
+	for (;; j = (j + 1) & (rawcap - 1)) {
+		r = &raws[j];
+		if (r->count == 0) {
+			r->from = from;
+			r->to = to;
+			r->next = next;
+			r->meta = meta;
+			r->count = 1;
+			rawn++;
+			return;
+		}
+		if (r->from == from && r->to == to && r->next == next &&
+		    r->meta == meta)
+			break;
+	}
+	if (UNLIKELY(r->count == UINT32_MAX)) {
+		resolve_raw(r, r->count - 1);
+		r->count = 1;
+	}
+	r->count++;
+}
+
+/* count one sample's branch stack, newest entry first, under context c */
+static void
+raw_sample(uint32_t c, const struct lbr *br, size_t n)
+{
+	enum { BATCH = 32 };
+	size_t slot[BATCH], i, j, m;
+	uint32_t meta[BATCH];
+
+	for (i = 0; i < n; i += m) {
+		m = n - i < BATCH ? n - i : BATCH;
+		/* room for the batch at half load, so no slot moves under it */
+		while ((rawn + m) * 2 > rawcap)
+			raw_grow();
+		/* hash the batch and start loading its slots, then count */
+		for (j = 0; j < m; j++) {
+			size_t e = i + j;
+			uint64_t next = e > 0 ? br[e - 1].from : 0;
+
+			meta[j] = c << 3 | (br[e].mis ? RAW_MIS : 0) |
+			    (br[e].ret ? RAW_RET : 0) | (e > 0 ? RAW_NEXT : 0);
+			slot[j] = rawhash(br[e].from, br[e].to, next, meta[j]) >>
+			    rawshift;
+			__builtin_prefetch(&raws[slot[j]], 1);
+		}
+		for (j = 0; j < m; j++) {
+			size_t e = i + j;
+
+			raw_add(slot[j], br[e].from, br[e].to,
+			    e > 0 ? br[e - 1].from : 0, meta[j]);
+		}
+	}
+}
+
+static struct pidslot *
+pid_slot(int64_t pid)
+{
+	size_t j;
+
+	if ((pidn + 1) * 2 > pidcap) {
+		struct pidslot *old = pidtab;
+		size_t oldcap = pidcap, i;
+
+		pidcap = pidcap ? pidcap * 2 : 64;
+		pidtab = xcalloc(pidcap, sizeof(*pidtab));
+		for (i = 0; i < oldcap; i++) {
+			if (!old[i].used)
+				continue;
+			for (j = ((uint64_t)old[i].pid * 0x9e3779b97f4a7c15ULL) &
+			    (pidcap - 1); pidtab[j].used; j = (j + 1) & (pidcap - 1))
+				;
+			pidtab[j] = old[i];
+		}
+		free(old);
+	}
+	for (j = ((uint64_t)pid * 0x9e3779b97f4a7c15ULL) & (pidcap - 1);
+	    pidtab[j].used; j = (j + 1) & (pidcap - 1))
+		if (pidtab[j].pid == pid)
+			return &pidtab[j];
+	pidtab[j].used = 1;
+	pidtab[j].pid = pid;
+	pidtab[j].ctx = 0;
+	pidn++;
+	return &pidtab[j];
+}
+
+/* the mappings of pid changed: its next sample takes a new snapshot */
+static void
+pid_dirty(int64_t pid)
+{
+	pid_slot(pid)->ctx = 0;
+}
+
+/* the context of pid's mappings now (see struct pidslot) */
+static uint32_t
+pid_ctx(int64_t pid)
+{
+	struct pidslot *ps = pid_slot(pid);
+	size_t i, first;
+
+	if (ps->ctx != 0)
+		return ps->ctx;
+	if (nctx >= CTX_MAX || nsnap >= SNAP_MAX) {
+		raw_flush();
+		ps = pid_slot(pid);
+	}
+	first = nsnap;
+	for (i = 0; i < nmaps; i++)
+		if (maps[i].pid == pid) {
+			xgrow(&snap, &capsnap, nsnap + 1, sizeof(*snap));
+			snap[nsnap++] = maps[i];
+		}
+	if (nsnap == first)
+		return ps->ctx = 1;
+	xgrow(&ctxs, &capctx, nctx + 1, sizeof(*ctxs));
+	ctxs[nctx].first = first;
+	ctxs[nctx].n = nsnap - first;
+	return ps->ctx = (uint32_t)(nctx++ + 2);
 }
 
 static void
 on_sample(struct lineio *lr, char *p, struct lbr **brp, size_t *capp)
 {
 	int64_t pid, tid;
-	size_t n = 0, len, nm, i, first = SIZE_MAX;
-	char *ev, *tok;
+	size_t n = 0, len, evlen;
+	char *ev, *tok, *ipf;
 	uint64_t ip;
+	uint32_t c;
 	struct lbr *br = *brp;
-	struct entry k;
 
 	if (sfield_i64(&p, &pid) || sfield_i64(&p, &tid) ||
-	    field(&p, &len) == NULL || (ev = field(&p, &len)) == NULL)
+	    field(&p, &len) == NULL || (ev = field(&p, &evlen)) == NULL ||
+	    (ipf = field(&p, &len)) == NULL)
 		lr_errx(lr, "malformed sample record");
-	{
-		size_t evlen = len;
-		char *ipf = field(&p, &len);
+	if (len == 1 && *ipf == '-')
+		ip = 0;
+	else if (parse_hex64_field(ipf, (const char **)&tok, &ip) == -1)
+		lr_errx(lr, "bad ip '%.*s'", (int)len, ipf);
+	nsamples++;
+	if (!wanted_pid(pid) || (c = pid_ctx(pid)) == 1)
+		return;
+	c -= 2;
+	nused++;
+	while (*p != '\0') {
+		const char *q = p, *s0;
+		uint64_t from, to;
+		unsigned nd;
+		char flag;
 
-		if (ipf == NULL)
-			lr_errx(lr, "malformed sample record");
-		if (len == 1 && *ipf == '-')
-			ip = 0;
-		else if (parse_hex64_field(ipf, (const char **)&tok, &ip) == -1)
-			lr_errx(lr, "bad ip '%.*s'", (int)len, ipf);
-		nsamples++;
-		if (!wanted_pid(pid))
-			return;
-		for (i = 0; i < nmaps; i++)
-			if (maps[i].pid == pid) {
-				first = i;
-				break;
-			}
-		if (first == SIZE_MAX)
-			return;
-		/* the mappings of one pid: gather them at the front */
-		nm = 0;
-		for (i = first; i < nmaps; i++)
-			if (maps[i].pid == pid) {
-				struct mapping t = maps[first + nm];
-
-				maps[first + nm] = maps[i];
-				maps[i] = t;
-				nm++;
-			}
-		nused++;
-		while (*p != '\0') {
-			const char *q = p, *s0;
-			uint64_t from = 0, to = 0;
-			char flag;
-
-			tok = p;
-			while (hexval[(unsigned char)*q] >= 0 && q - tok < 16)
-				from = from << 4 | (uint64_t)hexval[(unsigned char)*q++];
-			if (q == tok || *q++ != '/')
-				goto badbranch;
+		/* lineio pads the line: hexscan may load past its end */
+		tok = p;
+		if ((nd = hexscan(q, &from)) == 0 || q[nd] != '/')
+			goto badbranch;
+		q += nd + 1;
+		if ((nd = hexscan(q, &to)) == 0 || q[nd] != '/')
+			goto badbranch;
+		q += nd + 1;
+		if ((flag = *q) != 'M' && flag != 'P' && flag != '-')
+			goto badbranch;
+		q++;
+		if (*q == '/') {
 			s0 = q;
-			while (hexval[(unsigned char)*q] >= 0 && q - s0 < 16)
-				to = to << 4 | (uint64_t)hexval[(unsigned char)*q++];
-			if (q == s0 || *q++ != '/' ||
-			    ((flag = *q) != 'M' && flag != 'P' && flag != '-'))
+			while (*q != ' ' && *q != '\0')
+				q++;
+			len = (size_t)(q - s0);
+		} else {
+			s0 = NULL;
+			len = 0;
+			if (*q != ' ' && *q != '\0')
 				goto badbranch;
-			q++;
-			if (*q == '/') {
-				s0 = q;
-				while (*q != ' ' && *q != '\0')
-					q++;
-				len = (size_t)(q - s0);
-			} else {
-				s0 = NULL;
-				len = 0;
-				if (*q != ' ' && *q != '\0')
-					goto badbranch;
-			}
-			p = (char *)(*q == ' ' ? q + 1 : q);
-			if (from >= KERNEL_BASE || to >= KERNEL_BASE)
-				continue;	/* --ignore-interrupt-lbr */
-			if (n == *capp) {
-				xgrow(brp, capp, n + 1, sizeof(*br));
-				br = *brp;
-			}
-			br[n].from = from;
-			br[n].to = to;
-			br[n].mis = flag == 'M';
-			br[n].ret = len == 4 && memcmp(s0, "/RET", 4) == 0;
-			n++;
-			continue;
+		}
+		p = (char *)(*q == ' ' ? q + 1 : q);
+		if (from >= KERNEL_BASE || to >= KERNEL_BASE)
+			continue;	/* --ignore-interrupt-lbr */
+		if (n == *capp) {
+			xgrow(brp, capp, n + 1, sizeof(*br));
+			br = *brp;
+		}
+		br[n].from = from;
+		br[n].to = to;
+		br[n].mis = flag == 'M';
+		/* only the current format tells returns apart */
+		br[n].ret = !lflag && len == 4 && memcmp(s0, "/RET", 4) == 0;
+		n++;
+		continue;
 badbranch:
-			lr_errx(lr, "bad branch '%.*s'", (int)strcspn(tok, " "), tok);
-		}
-		if (n == 0) {
-			uint64_t a;
-			int b;
-
-			nnolbr++;
-			if (lflag || ip == 0)
-				return;
-			if ((b = resolve(maps + first, nm, ip, &a)) < 0)
-				return;
-			memset(&k, 0, sizeof(k));
-			k.kind = K_S;
-			k.a[0] = a;
-			k.bin[0] = (int8_t)b;
-			k.bin[1] = k.bin[2] = -1;
-			k.ev = event_index(ev, evlen);
-			if (add_entry(&k, 1, 0) == -1)
-				lr_errx(lr, "count overflows");
-			return;
-		}
-		if (lflag) {
-			for (i = 0; i < nm; i++)
-				legacy_sample(lr, &maps[first + i], br, n);
-		} else
-			modern_sample(lr, maps + first, nm, br, n);
+		lr_errx(lr, "bad branch '%.*s'", (int)strcspn(tok, " "), tok);
 	}
+	if (n == 0) {
+		const struct ctx *cx = &ctxs[c];
+		struct entry k;
+		uint64_t a;
+		int b;
+
+		nnolbr++;
+		if (lflag || ip == 0)
+			return;
+		if ((b = resolve(snap + cx->first, cx->n, ip, &a)) < 0)
+			return;
+		memset(&k, 0, sizeof(k));
+		k.kind = K_S;
+		k.a[0] = a;
+		k.bin[0] = (int8_t)b;
+		k.bin[1] = k.bin[2] = -1;
+		k.ev = event_index(ev, evlen);
+		if (add_entry(&k, 1, 0) == -1)
+			lr_errx(lr, "count overflows");
+		return;
+	}
+	raw_sample(c, br, n);
 }
 
 static void
@@ -934,6 +1127,7 @@ aggregate(const char *path)
 			lr_errx(&lr, "unknown record '%.*s'",
 			    (int)strcspn(p, " "), p);
 	}
+	raw_flush();
 	free(br);
 	lr_close(&lr);
 }

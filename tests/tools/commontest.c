@@ -6,6 +6,7 @@
  *   commontest out PATH ok|fail write through out_open; fail exits before commit
  *   commontest lines FILE       echo lines with their numbers, errors on "bad"
  */
+#include <ctype.h>
 #include <err.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,6 +23,58 @@ static int failures;
 		failures++;						\
 	}								\
 } while (0)
+
+/* hexscan against a byte-at-a-time reference: every byte value at every
+ * position of every digit count, and random strings over a hex-heavy
+ * alphabet */
+static unsigned
+hexref(const char *s, uint64_t *v)
+{
+	unsigned n;
+
+	*v = 0;
+	for (n = 0; n < 16 && isxdigit((unsigned char)s[n]); n++)
+		*v = *v << 4 | (uint64_t)(isdigit((unsigned char)s[n]) ?
+		    s[n] - '0' : (tolower((unsigned char)s[n]) - 'a' + 10));
+	return n;
+}
+
+static void
+hexscan_check(void)
+{
+	static const char alpha[] = "0123456789abcdefABCDEF/ gG@`\x80\xff";
+	char s[40];
+	unsigned len, pos, c, n1, n2, bad = 0;
+	uint64_t v1, v2, rnd = 42;
+	int i, k;
+
+	for (len = 0; len <= 17; len++)
+		for (pos = 0; pos <= len && pos < 17; pos++)
+			for (c = 0; c < 256; c++) {
+				memset(s, 0, sizeof(s));
+				for (k = 0; k < (int)len; k++)
+					s[k] = "0123456789abcdef"[(k * 7 + len) % 16];
+				s[pos] = (char)c;
+				n1 = hexscan(s, &v1);
+				n2 = hexref(s, &v2);
+				if (n1 != n2 || (n1 && v1 != v2))
+					bad++;
+			}
+	for (i = 0; i < 200000; i++) {
+		for (k = 0; k < 24; k++) {
+			rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+			s[k] = alpha[(rnd >> 33) % (sizeof(alpha) - 1)];
+		}
+		n1 = hexscan(s, &v1);
+		n2 = hexref(s, &v2);
+		if (n1 != n2 || (n1 && v1 != v2))
+			bad++;
+	}
+	CHECK(bad == 0);
+	CHECK(hexscan("ffffffffffffffff/", &v1) == 16 && v1 == UINT64_MAX);
+	CHECK(hexscan("401000/4010ab/P\0\0\0\0\0\0\0\0\0", &v1) == 6 &&
+	    v1 == 0x401000);
+}
 
 static void
 unit(void)
@@ -91,6 +144,7 @@ unit(void)
 	CHECK(n == 16 && memcmp(hex, "ffffffffffffffff", 16) == 0);
 	n = fmt_dec64(hex, UINT64_MAX);
 	CHECK(n == 20 && memcmp(hex, "18446744073709551615", 20) == 0);
+	hexscan_check();
 	CHECK(ld32("\x01\x02\x03\x04", 1) == 0x01020304);
 	CHECK(ld16("\x01\x02", 0) == 0x0201);
 	if (failures)
