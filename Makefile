@@ -21,7 +21,7 @@ WARN    = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 override CFLAGS   += -std=c11 $(WARN)
 override CPPFLAGS += -D_GNU_SOURCE -Ilibcommon
 LDLIBS_perfdecode = -lzstd
-LDLIBS_preagg     = -lelf -lz
+LDLIBS_preagg     = -lelf -lz -pthread
 LDLIBS_prfraw2idx = -lz
 LDLIBS  ?=
 

@@ -1,21 +1,33 @@
 # bench/lib.sh: helpers the benchmarks share (sourced, not run).
-# measure NAME CMD...: run CMD (a shell command line) and record its wall
-# time and the largest max-RSS of the processes it ran, in kB.
 top=$(cd "$(dirname "$0")/.." && pwd)
 B=$top/build/bin
 T=$top/build/testbin
 L=/usr/lib/llvm-19/bin
+# measure NAME CMD...: run CMD (a shell command line) $REPS times (default
+# 3) and record its median wall time and the largest max-RSS of the
+# processes it ran, in kB.  The same number of runs for the reference tool
+# and for profpipe; the median keeps one disturbed run of a shared machine
+# from deciding a ratio.
+REPS=${REPS:-3}
 measure() {
 	name=$1
 	shift
-	rm -f "$work"/rss.*
-	s=$(date +%s.%N)
-	sh -c "$*"
-	e=$(date +%s.%N)
-	wall=$(echo "$e - $s" | bc)
-	rss=$(cat "$work"/rss.* 2>/dev/null | sort -n | tail -1)
+	walls=
+	rss=0
+	r=0
+	while [ "$r" -lt "$REPS" ]; do
+		rm -f "$work"/rss.*
+		s=$(date +%s.%N)
+		sh -c "$*"
+		e=$(date +%s.%N)
+		walls="$walls $(printf '%.3f' "$(echo "$e - $s" | bc)")"
+		x=$(cat "$work"/rss.* 2>/dev/null | sort -n | tail -1)
+		[ "${x:-0}" -gt "$rss" ] && rss=$x
+		r=$((r + 1))
+	done
+	wall=$(echo $walls | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	eval "wall_$name=$wall rss_$name=$rss"
-	printf '  %-34s %8.3f s %9d kB\n' "$name" "$wall" "$rss"
+	printf '  %-34s %8.3f s %9d kB   (median of %d:%s)\n' "$name" "$wall" "$rss" "$REPS" "$walls"
 }
 # T_ wraps one process of a command line so that its max RSS is recorded
 tm() {

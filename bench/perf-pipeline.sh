@@ -22,17 +22,19 @@ measure perf_script "$(tm 1) perf script -F pid,ip,brstack -i perf.data > /dev/n
 measure perfdecode "$(tm 1) $B/perfdecode perf.data > /dev/null"
 measure perf2bolt "$(tm 1) $L/perf2bolt -p perf.data -o a.fdata app > p2b.log 2>&1"
 measure pipeline_legacy "$(tm 1) $B/perfdecode perf.data | $(tm 2) $B/preagg --legacy -b app > p.legacy"
+measure pipeline_legacy_j1 "$(tm 1) $B/perfdecode perf.data | $(tm 2) $B/preagg -j 1 --legacy -b app > p.legacy1"
 measure pipeline_current "$(tm 1) $B/perfdecode perf.data | $(tm 2) $B/preagg -b app > p.current"
 # the point of the pipeline: perf2bolt reads its output and agrees
 $L/perf2bolt --pa -p p.legacy -o b.fdata app > pa.log 2>&1
 sort a.fdata > a.sorted
 sort b.fdata > b.sorted
-if cmp -s a.sorted b.sorted; then
-	echo "  fdata: perf2bolt --pa on the pipeline's output = perf2bolt -p ($(wc -l < a.sorted) lines)"
+if cmp -s a.sorted b.sorted && cmp -s p.legacy p.legacy1; then
+	echo "  fdata: perf2bolt --pa on the pipeline's output = perf2bolt -p ($(wc -l < a.sorted) lines), -j 1 = default"
 else
 	echo "  fdata: DIFFERENT"
 fi
 echo "perfdecode vs perf script:  $(ratio "$wall_perf_script" "$wall_perfdecode")x faster," \
     "$(ratio "$rss_perf_script" "$rss_perfdecode")x less memory (target 10x faster)"
 echo "pipeline vs perf2bolt:      $(ratio "$wall_perf2bolt" "$wall_pipeline_legacy")x faster," \
-    "$(ratio "$rss_perf2bolt" "$rss_pipeline_legacy")x less memory (target 10x, 5x)"
+    "$(ratio "$rss_perf2bolt" "$rss_pipeline_legacy")x less memory (target 10x, 5x;" \
+    "$(nproc) CPUs; preagg -j 1: $(ratio "$wall_perf2bolt" "$wall_pipeline_legacy_j1")x)"

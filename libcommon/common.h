@@ -79,6 +79,9 @@ int	 lr_open(struct lineio *, const char *path);
 /* next line into lr->buf; 1 = got one, 0 = EOF; dies on read error and on
  * a NUL byte in a line */
 int	 lr_next(struct lineio *);
+/* as lr_next, but -1 rather than read more: the lines handed out so far
+ * stay where they are until lr_next is called */
+int	 lr_next_buffered(struct lineio *);
 void	 lr_close(struct lineio *);
 /* "tool: file:line: msg" then exit 1 */
 noreturn void lr_errx(const struct lineio *, const char *fmt, ...) PRINTFLIKE(2, 3);

@@ -80,33 +80,13 @@ fill(struct lineio *lr)
 	return 1;
 }
 
-int
-lr_next(struct lineio *lr)
+/* hand out the line [lr->mem + lr->start, nl) */
+static int
+take(struct lineio *lr, char *nl)
 {
-	char *nl, *line;
-	size_t scanned = 0, n;
+	char *line = lr->mem + lr->start;
+	size_t n = (size_t)(nl - line);
 
-	for (;;) {
-		nl = memchr(lr->mem + lr->start + scanned, '\n',
-		    lr->end - lr->start - scanned);
-		if (nl != NULL)
-			break;
-		scanned = lr->end - lr->start;
-		if (lr->eof || !fill(lr)) {
-			lr->eof = 1;
-			if (lr->start == lr->end) {
-				lr->buf = lr->mem + lr->end;
-				*lr->buf = '\0';
-				lr->len = 0;
-				return 0;
-			}
-			/* a last line without its newline */
-			nl = lr->mem + lr->end;
-			break;
-		}
-	}
-	line = lr->mem + lr->start;
-	n = (size_t)(nl - line);
 	lr->start = (size_t)(nl - lr->mem) + (nl < lr->mem + lr->end);
 	lr->lineno++;
 	if (lr->nulat != SIZE_MAX && lr->nulat < (size_t)(nl - lr->mem))
@@ -118,6 +98,49 @@ lr_next(struct lineio *lr)
 	lr->buf = line;
 	lr->len = n;
 	return 1;
+}
+
+static int
+at_eof(struct lineio *lr)
+{
+	lr->eof = 1;
+	if (lr->start == lr->end) {
+		lr->buf = lr->mem + lr->end;
+		*lr->buf = '\0';
+		lr->len = 0;
+		return 0;
+	}
+	/* a last line without its newline */
+	return take(lr, lr->mem + lr->end);
+}
+
+int
+lr_next(struct lineio *lr)
+{
+	char *nl;
+	size_t scanned = 0;
+
+	for (;;) {
+		nl = memchr(lr->mem + lr->start + scanned, '\n',
+		    lr->end - lr->start - scanned);
+		if (nl != NULL)
+			return take(lr, nl);
+		scanned = lr->end - lr->start;
+		if (lr->eof || !fill(lr))
+			return at_eof(lr);
+	}
+}
+
+int
+lr_next_buffered(struct lineio *lr)
+{
+	char *nl = memchr(lr->mem + lr->start, '\n', lr->end - lr->start);
+
+	if (nl != NULL)
+		return take(lr, nl);
+	if (lr->eof)
+		return at_eof(lr);
+	return -1;
 }
 
 void

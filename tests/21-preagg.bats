@@ -44,6 +44,15 @@ compare() {
 	sort b.fdata > b.sorted
 	[ "$(wc -l < a.sorted)" -gt 100 ]
 	same_file a.sorted b.sorted
+	# the parsing threads change nothing, in either format
+	perfdecode t.data > t.ev
+	preagg -j 1 --legacy -b "$bin" t.ev > j1.preagg
+	preagg -j 3 --legacy -b "$bin" < t.ev > j3.preagg
+	same_file t.preagg j1.preagg
+	same_file t.preagg j3.preagg
+	preagg -j 1 -b "$bin" t.ev > j1.cur
+	preagg -j 4 -b "$bin" t.ev > j4.cur
+	same_file j1.cur j4.cur
 }
 
 @test "preagg --legacy: same fdata as perf2bolt -p, fixed-address binary" {
@@ -79,6 +88,15 @@ compare() {
 	sort b.fdata > b.sorted
 	[ "$(wc -l < a.sorted)" -gt 100 ]
 	same_file a.sorted b.sorted
+	# the parsing threads change nothing, in either format
+	perfdecode t.data > t.ev
+	preagg -j 1 --legacy -b "$bin" t.ev > j1.preagg
+	preagg -j 3 --legacy -b "$bin" < t.ev > j3.preagg
+	same_file t.preagg j1.preagg
+	same_file t.preagg j3.preagg
+	preagg -j 1 -b "$bin" t.ev > j1.cur
+	preagg -j 4 -b "$bin" t.ev > j4.cur
+	same_file j1.cur j4.cur
 }
 
 @test "preagg: llvm-bolt-19 optimizes with the profile, the program still works" {
@@ -196,6 +214,54 @@ S $(h 16) 1"
 	run preagg --legacy -b "$APP" f.events
 	[ "$status" -eq 0 ]
 	[ "$output" = "B $(h 32) $(h 48) 1 0" ]
+}
+
+@test "preagg: with several parsing threads the error of the first bad line wins" {
+	python3 "$DATA/preagg/randlbr.py" "$APP" 0 4242 3000 5 > t.events
+	# 30000 samples, then bad branches at two lines far apart
+	awk '/^sample/ { for (i = 0; i < 10; i++) print; next } { print }' t.events > big.events
+	n=$(wc -l < big.events)
+	[ "$n" -gt 30000 ]
+	awk 'NR == 20001 { $8 = "401000/zz/P" } NR == 27001 { $7 = "1/2/Q" } { print }' \
+	    big.events > bad.events
+	for j in 1 2 4; do
+		run preagg -j $j --legacy -b "$APP" -o out.pa bad.events
+		[ "$status" -eq 1 ]
+		[ "$output" = "preagg: bad.events:20001: bad branch '401000/zz/P'" ]
+		[ ! -e out.pa ]
+	done
+	# a malformed sample head after a bad branch: the branch comes first
+	awk 'NR == 25001 { $0 = "sample x" } { print }' bad.events > bad2.events
+	run preagg -j 4 --legacy -b "$APP" bad2.events
+	[ "$output" = "preagg: bad2.events:20001: bad branch '401000/zz/P'" ]
+	awk 'NR == 25001 { $0 = "sample x" } { print }' big.events > bad3.events
+	run preagg -j 4 --legacy -b "$APP" bad3.events
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad3.events:25001: malformed sample record" ]
+	# and the good stream gives the same through a pipe with any count
+	preagg -j 1 --legacy -b "$APP" big.events > j1.pa
+	cat big.events | preagg -j 4 --legacy -b "$APP" > j4.pa
+	same_file j1.pa j4.pa
+	[ "$(wc -l < j1.pa)" -gt 1000 ]
+}
+
+@test "preagg: 70000 short-lived children (many mapping contexts) sum as one process" {
+	python3 "$DATA/preagg/randlbr.py" "$APP" 0 4242 3000 6 > t.events
+	# every sample 24 times: from the parent, and each from its own
+	# forked child, which inherits the parent's mapping
+	awk '/^sample/ { for (i = 0; i < 24; i++) print; next } { print }' t.events > one.events
+	awk '/^sample/ { for (i = 0; i < 24; i++) { c = 100000 + n++
+		printf "fork %d 4242 %d 4242 5000\n", c, c
+		$2 = c; $3 = c; print } next } { print }' t.events > kids.events
+	[ "$(grep -c '^fork' kids.events)" -eq 72000 ]
+	for fmt in --legacy ""; do
+		preagg $fmt -b "$APP" one.events > one.pa
+		preagg $fmt -j 1 -b "$APP" kids.events > kids1.pa
+		preagg $fmt -j 3 -b "$APP" kids.events > kids3.pa
+		[ "$(wc -l < one.pa)" -gt 1000 ]
+		same_file one.pa kids1.pa
+		same_file one.pa kids3.pa
+	done
 }
 
 @test "preagg: bad input gives file:line and exit 1, and no output file" {

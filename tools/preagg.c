@@ -13,12 +13,16 @@
  * B/F/f exactly what perf2bolt -p derives from perf.data.
  */
 #include <err.h>
+#include <errno.h>
 #include <gelf.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -92,6 +96,8 @@ static uint64_t nsamples, nused, nnolbr;
 static void	 load_binary(struct binary *);
 static void	 aggregate(const char *);
 static void	 pid_dirty(int64_t);
+static void	 parsers_start(int);
+static void	 parsers_stop(void);
 static void	 merge(const char *);
 static void	 write_entries(FILE *);
 static noreturn void usage(int);
@@ -106,6 +112,7 @@ main(int argc, char *argv[])
 		{ "merge",	no_argument,	   NULL, 'm' },
 		{ "output",	required_argument, NULL, 'o' },
 		{ "pid",	required_argument, NULL, 'p' },
+		{ "threads",	required_argument, NULL, 'j' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "version",	no_argument,	   NULL, 'V' },
@@ -114,10 +121,13 @@ main(int argc, char *argv[])
 	struct output out;
 	const char *ofile = NULL;
 	uint64_t v;
-	int ch, i;
+	int ch, i, nthreads;	/* parsing threads */
 
 	prog_init(argc, argv);
-	while ((ch = getopt_long(argc, argv, "b:Blmo:p:qh", longopts,
+	/* parsing threads: one per CPU, up to 4 */
+	v = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+	nthreads = v < 1 || v > 1024 ? 1 : v > 4 ? 4 : (int)v;
+	while ((ch = getopt_long(argc, argv, "b:Bj:lmo:p:qh", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -127,6 +137,11 @@ main(int argc, char *argv[])
 			break;
 		case 'B':
 			buildid_locs = 1;
+			break;
+		case 'j':
+			if (parse_u64(optarg, 10, 256, &v) == -1 || v == 0)
+				prog_usage_error("bad thread count '%s'", optarg);
+			nthreads = (int)v;
 			break;
 		case 'l':
 			lflag = 1;
@@ -170,6 +185,8 @@ main(int argc, char *argv[])
 			    "locations", bins[i].path);
 
 	out_open(&out, ofile);
+	if (!mflag)
+		parsers_start(nthreads);
 	if (argc == 0) {
 		if (mflag)
 			merge("-");
@@ -182,6 +199,8 @@ main(int argc, char *argv[])
 		else
 			aggregate(argv[i]);
 	}
+	if (!mflag)
+		parsers_stop();
 	if (!mflag && !qflag) {
 		if (nsamples == 0)
 			warnx("no samples in the input");
@@ -654,11 +673,6 @@ on_buildid(struct lineio *lr, char *p)
 	nbid++;
 }
 
-struct lbr {
-	uint64_t	from, to;
-	int		mis, ret;
-};
-
 /* DataAggregator::adjustAddress: into the binary's link-time addresses */
 static uint64_t
 adjust(const struct mapping *m, uint64_t a)
@@ -698,23 +712,29 @@ resolve(const struct mapping *ms, size_t nm, uint64_t a, uint64_t *out)
  * The hot loop only counts these raw triples, per mapping context (the
  * mappings of the sample's pid at that time), in a table of 32-byte
  * slots; resolving them into binaries, adjusted addresses and functions
- * runs once per distinct triple, when the table is flushed.
+ * runs once per distinct triple, when the table is flushed.  A sample
+ * without a branch stack counts as a raw (ip, event) pair.
  */
 struct raw {
-	uint64_t	from, to, next;
-	uint32_t	meta;	/* ctx << 3 | mispredicted << 2 | ret << 1 |
-				 * has a newer entry */
+	uint64_t	from, to, next;	/* S: ip, event index, 0 */
+	uint32_t	meta;	/* ctx << 4 | flags */
 	uint32_t	count;	/* 0: empty slot */
 };
-#define RAW_MIS		4u
-#define RAW_RET		2u
-#define RAW_NEXT	1u
-#define CTX_MAX		((1u << 29) - 1)
-#define SNAP_MAX	((size_t)1 << 22)
+#define RAW_S		8u	/* a sample without branch stack */
+#define RAW_MIS		4u	/* mispredicted */
+#define RAW_RET		2u	/* a return (current format only) */
+#define RAW_NEXT	1u	/* there is a newer entry: next is its source */
+#define CTX_MAX		((1u << 16) - 1)	/* then a flush; a test reaches it */
+#define SNAP_MAX	((size_t)1 << 20)
 
-static struct raw *raws;
-static size_t rawcap, rawn;
-static unsigned rawshift;
+/* one table per parsing thread */
+struct rawtab {
+	struct raw	*slot;
+	size_t		 cap, n;
+	unsigned	 shift;
+	struct raw	*ovf;		/* counts that outgrew their slot */
+	size_t		 novf, capovf;
+};
 
 /* mapping contexts: snapshots of one pid's mappings */
 struct ctx {
@@ -824,72 +844,95 @@ resolve_modern(const struct mapping *ms, size_t nm, const struct raw *r,
 	}
 }
 
+/* an ip sample: S under its event, in the current format only */
+static void
+resolve_ip(const struct mapping *ms, size_t nm, const struct raw *r,
+    uint64_t count)
+{
+	struct entry k;
+	uint64_t a;
+	int b;
+
+	if ((b = resolve(ms, nm, r->from, &a)) < 0)
+		return;
+	memset(&k, 0, sizeof(k));
+	k.kind = K_S;
+	k.a[0] = a;
+	k.bin[0] = (int8_t)b;
+	k.bin[1] = k.bin[2] = -1;
+	k.ev = (uint32_t)r->to;
+	add_or_die(&k, count, 0);
+}
+
 static void
 resolve_raw(const struct raw *r, uint64_t count)
 {
-	const struct ctx *c = &ctxs[r->meta >> 3];
+	const struct ctx *c = &ctxs[r->meta >> 4];
 	size_t i;
 
-	if (lflag) {
+	if (r->meta & RAW_S)
+		resolve_ip(snap + c->first, c->n, r, count);
+	else if (lflag) {
 		for (i = 0; i < c->n; i++)
 			resolve_legacy(&snap[c->first + i], r, count);
 	} else
 		resolve_modern(snap + c->first, c->n, r, count);
 }
 
-/* resolve every raw triple into the entry table and forget the contexts */
+/* resolve every raw triple of t into the entry table and empty t */
 static void
-raw_flush(void)
+raw_flush(struct rawtab *t)
 {
 	size_t i;
 
-	for (i = 0; i < rawcap && rawn > 0; i++)
-		if (raws[i].count != 0) {
-			resolve_raw(&raws[i], raws[i].count);
-			raws[i].count = 0;
-			rawn--;
+	for (i = 0; i < t->novf; i++)
+		resolve_raw(&t->ovf[i], t->ovf[i].count);
+	t->novf = 0;
+	for (i = 0; i < t->cap && t->n > 0; i++)
+		if (t->slot[i].count != 0) {
+			resolve_raw(&t->slot[i], t->slot[i].count);
+			t->slot[i].count = 0;
+			t->n--;
 		}
-	nctx = nsnap = 0;
-	for (i = 0; i < pidcap; i++)
-		pidtab[i].ctx = 0;
 }
 
 static void
-raw_grow(void)
+raw_grow(struct rawtab *t)
 {
-	struct raw *old = raws;
-	size_t oldcap = rawcap, i, j;
+	struct raw *old = t->slot;
+	size_t oldcap = t->cap, i, j;
 
-	rawcap = rawcap ? rawcap * 2 : 8192;
-	rawshift = 64 - (unsigned)__builtin_ctzll(rawcap);
-	raws = xcalloc(rawcap, sizeof(*raws));
+	t->cap = t->cap ? t->cap * 2 : 4096;
+	t->shift = 64 - (unsigned)__builtin_ctzll(t->cap);
+	t->slot = xcalloc(t->cap, sizeof(*t->slot));
 	for (i = 0; i < oldcap; i++) {
 		const struct raw *r = &old[i];
 
 		if (r->count == 0)
 			continue;
-		for (j = rawhash(r->from, r->to, r->next, r->meta) >> rawshift;
-		    raws[j].count != 0; j = (j + 1) & (rawcap - 1))
+		for (j = rawhash(r->from, r->to, r->next, r->meta) >> t->shift;
+		    t->slot[j].count != 0; j = (j + 1) & (t->cap - 1))
 			;
-		raws[j] = *r;
+		t->slot[j] = *r;
 	}
 	free(old);
 }
 
 static inline void
-raw_add(size_t j, uint64_t from, uint64_t to, uint64_t next, uint32_t meta)
+raw_add(struct rawtab *t, size_t j, uint64_t from, uint64_t to,
+    uint64_t next, uint32_t meta)
 {
 	struct raw *r;
 
-	for (;; j = (j + 1) & (rawcap - 1)) {
-		r = &raws[j];
+	for (;; j = (j + 1) & (t->cap - 1)) {
+		r = &t->slot[j];
 		if (r->count == 0) {
 			r->from = from;
 			r->to = to;
 			r->next = next;
 			r->meta = meta;
 			r->count = 1;
-			rawn++;
+			t->n++;
 			return;
 		}
 		if (r->from == from && r->to == to && r->next == next &&
@@ -897,15 +940,22 @@ raw_add(size_t j, uint64_t from, uint64_t to, uint64_t next, uint32_t meta)
 			break;
 	}
 	if (UNLIKELY(r->count == UINT32_MAX)) {
-		resolve_raw(r, r->count - 1);
-		r->count = 1;
+		/* set the full count aside, to be resolved at the flush */
+		xgrow(&t->ovf, &t->capovf, t->novf + 1, sizeof(*t->ovf));
+		t->ovf[t->novf++] = *r;
+		r->count = 0;
 	}
 	r->count++;
 }
 
+struct lbr {
+	uint64_t	from, to;
+	uint32_t	flags;		/* RAW_MIS, RAW_RET */
+};
+
 /* count one sample's branch stack, newest entry first, under context c */
 static void
-raw_sample(uint32_t c, const struct lbr *br, size_t n)
+raw_sample(struct rawtab *t, uint32_t c, const struct lbr *br, size_t n)
 {
 	enum { BATCH = 32 };
 	size_t slot[BATCH], i, j, m;
@@ -914,26 +964,271 @@ raw_sample(uint32_t c, const struct lbr *br, size_t n)
 	for (i = 0; i < n; i += m) {
 		m = n - i < BATCH ? n - i : BATCH;
 		/* room for the batch at half load, so no slot moves under it */
-		while ((rawn + m) * 2 > rawcap)
-			raw_grow();
+		while ((t->n + m) * 2 > t->cap)
+			raw_grow(t);
 		/* hash the batch and start loading its slots, then count */
 		for (j = 0; j < m; j++) {
 			size_t e = i + j;
-			uint64_t next = e > 0 ? br[e - 1].from : 0;
 
-			meta[j] = c << 3 | (br[e].mis ? RAW_MIS : 0) |
-			    (br[e].ret ? RAW_RET : 0) | (e > 0 ? RAW_NEXT : 0);
-			slot[j] = rawhash(br[e].from, br[e].to, next, meta[j]) >>
-			    rawshift;
-			__builtin_prefetch(&raws[slot[j]], 1);
+			meta[j] = c << 4 | br[e].flags | (e > 0 ? RAW_NEXT : 0);
+			slot[j] = rawhash(br[e].from, br[e].to,
+			    e > 0 ? br[e - 1].from : 0, meta[j]) >> t->shift;
+			__builtin_prefetch(&t->slot[slot[j]], 1);
 		}
 		for (j = 0; j < m; j++) {
 			size_t e = i + j;
 
-			raw_add(slot[j], br[e].from, br[e].to,
+			raw_add(t, slot[j], br[e].from, br[e].to,
 			    e > 0 ? br[e - 1].from : 0, meta[j]);
 		}
 	}
+}
+
+/* ---- parsing samples, in parallel ----
+ *
+ * The main thread reads the stream and keeps its state (mappings,
+ * contexts, events); of a sample line it parses the head (pid, tid, time,
+ * event) and leaves the rest (ip and branch stack) as a job.  The jobs of
+ * a block of input are shared out among the parsing threads (the main
+ * thread being one), each of which counts into its own raw table; before
+ * any other record, and before the block is refilled, the main thread
+ * waits for all of them.  The contexts only change while they wait.
+ */
+struct job {
+	char		*rest;		/* the ip field onward */
+	uint64_t	 lineno;
+	uint32_t	 ctx, ev;
+};
+
+struct parser {
+	struct rawtab	 t;
+	struct lbr	*br;
+	size_t		 brcap;
+	struct job	*jobs;		/* this thread's share */
+	size_t		 njobs;
+	uint64_t	 nnolbr;
+	uint64_t	 errline;	/* 0: no error */
+	char		 errmsg[160];
+	pthread_t	 th;
+};
+
+static struct parser *parsers;
+static int nparsers;
+static pthread_barrier_t bar_go, bar_done;
+static int quitting;
+static struct job *jobs;
+static size_t njobs, capjobs;
+
+static void
+job_error(struct parser *ps, const struct job *j, const char *fmt, ...)
+	PRINTFLIKE(3, 4);
+
+static void
+job_error(struct parser *ps, const struct job *j, const char *fmt, ...)
+{
+	va_list ap;
+
+	ps->errline = j->lineno;
+	va_start(ap, fmt);
+	vsnprintf(ps->errmsg, sizeof(ps->errmsg), fmt, ap);
+	va_end(ap);
+}
+
+/* the ip and branch stack of one sample; 0, or -1 after job_error */
+static int
+parse_job(struct parser *ps, const struct job *j)
+{
+	char *p = j->rest, *tok;
+	size_t n = 0, len = strcspn(p, " ");
+	uint64_t ip;
+
+	if (len == 1 && *p == '-')
+		ip = 0;
+	else if (parse_hex64_field(p, (const char **)&tok, &ip) == -1) {
+		job_error(ps, j, "bad ip '%.*s'", (int)len, p);
+		return -1;
+	}
+	p += len;
+	if (*p == ' ')
+		p++;
+	while (*p != '\0') {
+		const char *q = p, *s0;
+		uint64_t from, to;
+		unsigned nd;
+		uint32_t flags;
+		char flag;
+
+		/* lineio pads the line: hexscan may load past its end */
+		tok = p;
+		if ((nd = hexscan(q, &from)) == 0 || q[nd] != '/')
+			goto badbranch;
+		q += nd + 1;
+		if ((nd = hexscan(q, &to)) == 0 || q[nd] != '/')
+			goto badbranch;
+		q += nd + 1;
+		if ((flag = *q) != 'M' && flag != 'P' && flag != '-')
+			goto badbranch;
+		flags = flag == 'M' ? RAW_MIS : 0;
+		q++;
+		if (*q == '/') {
+			s0 = q;
+			while (*q != ' ' && *q != '\0')
+				q++;
+			/* only the current format tells returns apart */
+			if (!lflag && q - s0 == 4 && memcmp(s0, "/RET", 4) == 0)
+				flags |= RAW_RET;
+		} else if (*q != ' ' && *q != '\0')
+			goto badbranch;
+		p = (char *)(*q == ' ' ? q + 1 : q);
+		if (from >= KERNEL_BASE || to >= KERNEL_BASE)
+			continue;	/* --ignore-interrupt-lbr */
+		if (n == ps->brcap)
+			xgrow(&ps->br, &ps->brcap, n + 1, sizeof(*ps->br));
+		ps->br[n].from = from;
+		ps->br[n].to = to;
+		ps->br[n].flags = flags;
+		n++;
+		continue;
+badbranch:
+		job_error(ps, j, "bad branch '%.*s'", (int)strcspn(tok, " "),
+		    tok);
+		return -1;
+	}
+	if (n > 0) {
+		raw_sample(&ps->t, j->ctx, ps->br, n);
+		return 0;
+	}
+	ps->nnolbr++;
+	if (lflag || ip == 0)
+		return 0;
+	if ((ps->t.n + 1) * 2 > ps->t.cap)
+		raw_grow(&ps->t);
+	raw_add(&ps->t, rawhash(ip, j->ev, 0, j->ctx << 4 | RAW_S) >>
+	    ps->t.shift, ip, j->ev, 0, j->ctx << 4 | RAW_S);
+	return 0;
+}
+
+static void
+parse_share(struct parser *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->njobs; i++)
+		if (parse_job(ps, &ps->jobs[i]) == -1)
+			break;
+}
+
+static void *
+parser_main(void *arg)
+{
+	struct parser *ps = arg;
+
+	for (;;) {
+		pthread_barrier_wait(&bar_go);
+		if (quitting)
+			return NULL;
+		parse_share(ps);
+		pthread_barrier_wait(&bar_done);
+	}
+}
+
+/* parse the pending jobs; dies with the first error, by line */
+static void
+run_jobs(struct lineio *lr)
+{
+	size_t per, off = 0;
+	int i, k = 1;
+
+	if (njobs == 0)
+		return;
+	/* small batches are not worth waking the others for */
+	if (nparsers > 1 && njobs >= 64)
+		k = nparsers;
+	per = (njobs + (size_t)k - 1) / (size_t)k;
+	for (i = 0; i < nparsers; i++) {
+		size_t m = i < k && off < njobs ?
+		    (njobs - off < per ? njobs - off : per) : 0;
+
+		parsers[i].jobs = jobs + off;
+		parsers[i].njobs = m;
+		off += m;
+	}
+	if (k > 1) {
+		pthread_barrier_wait(&bar_go);
+		parse_share(&parsers[0]);
+		pthread_barrier_wait(&bar_done);
+	} else
+		parse_share(&parsers[0]);
+	njobs = 0;
+	for (i = 0, k = -1; i < nparsers; i++)
+		if (parsers[i].errline &&
+		    (k == -1 || parsers[i].errline < parsers[k].errline))
+			k = i;
+	if (k >= 0) {
+		lr->lineno = parsers[k].errline;
+		lr_errx(lr, "%s", parsers[k].errmsg);
+	}
+}
+
+static void
+parsers_start(int n)
+{
+	int i, e;
+
+	nparsers = n;
+	parsers = xcalloc((size_t)n, sizeof(*parsers));
+	if (n == 1)
+		return;
+	if ((e = pthread_barrier_init(&bar_go, NULL, (unsigned)n)) != 0 ||
+	    (e = pthread_barrier_init(&bar_done, NULL, (unsigned)n)) != 0) {
+		errno = e;
+		err(1, "pthread_barrier_init");
+	}
+	for (i = 1; i < n; i++)
+		if ((e = pthread_create(&parsers[i].th, NULL, parser_main,
+		    &parsers[i])) != 0) {
+			errno = e;
+			err(1, "pthread_create");
+		}
+}
+
+static void
+parsers_stop(void)
+{
+	int i;
+
+	if (nparsers > 1) {
+		quitting = 1;
+		pthread_barrier_wait(&bar_go);
+		for (i = 1; i < nparsers; i++)
+			pthread_join(parsers[i].th, NULL);
+		pthread_barrier_destroy(&bar_go);
+		pthread_barrier_destroy(&bar_done);
+	}
+	for (i = 0; i < nparsers; i++) {
+		nnolbr += parsers[i].nnolbr;
+		free(parsers[i].t.slot);
+		free(parsers[i].t.ovf);
+		free(parsers[i].br);
+	}
+	free(parsers);
+	parsers = NULL;
+	nparsers = 0;
+}
+
+/* resolve everything counted so far and forget the contexts (the parsers
+ * are idle) */
+static void
+flush_all(void)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < nparsers; k++)
+		raw_flush(&parsers[k].t);
+	nctx = nsnap = 0;
+	for (i = 0; i < pidcap; i++)
+		pidtab[i].ctx = 0;
 }
 
 static struct pidslot *
@@ -975,9 +1270,10 @@ pid_dirty(int64_t pid)
 	pid_slot(pid)->ctx = 0;
 }
 
-/* the context of pid's mappings now (see struct pidslot) */
+/* the context of pid's mappings now (see struct pidslot); the pending
+ * jobs must have run before a flush */
 static uint32_t
-pid_ctx(int64_t pid)
+pid_ctx(struct lineio *lr, int64_t pid)
 {
 	struct pidslot *ps = pid_slot(pid);
 	size_t i, first;
@@ -985,7 +1281,8 @@ pid_ctx(int64_t pid)
 	if (ps->ctx != 0)
 		return ps->ctx;
 	if (nctx >= CTX_MAX || nsnap >= SNAP_MAX) {
-		raw_flush();
+		run_jobs(lr);
+		flush_all();
 		ps = pid_slot(pid);
 	}
 	first = nsnap;
@@ -1002,118 +1299,81 @@ pid_ctx(int64_t pid)
 	return ps->ctx = (uint32_t)(nctx++ + 2);
 }
 
+/* the head of a sample line; the rest becomes a job */
 static void
-on_sample(struct lineio *lr, char *p, struct lbr **brp, size_t *capp)
+on_sample(struct lineio *lr, char *p)
 {
+	static const char *lastev;
+	static size_t lastevlen;
+	static uint32_t lastevi;
 	int64_t pid, tid;
-	size_t n = 0, len, evlen;
-	char *ev, *tok, *ipf;
+	size_t len, evlen;
+	char *ev, *tok;
 	uint64_t ip;
 	uint32_t c;
-	struct lbr *br = *brp;
+	struct job *j;
 
 	if (sfield_i64(&p, &pid) || sfield_i64(&p, &tid) ||
 	    field(&p, &len) == NULL || (ev = field(&p, &evlen)) == NULL ||
-	    (ipf = field(&p, &len)) == NULL)
+	    *p == '\0') {
+		run_jobs(lr);	/* an error on an earlier line comes first */
 		lr_errx(lr, "malformed sample record");
-	if (len == 1 && *ipf == '-')
-		ip = 0;
-	else if (parse_hex64_field(ipf, (const char **)&tok, &ip) == -1)
-		lr_errx(lr, "bad ip '%.*s'", (int)len, ipf);
+	}
 	nsamples++;
-	if (!wanted_pid(pid) || (c = pid_ctx(pid)) == 1)
+	if (!wanted_pid(pid) || (c = pid_ctx(lr, pid)) == 1) {
+		len = strcspn(p, " ");
+		if (!(len == 1 && *p == '-') &&
+		    parse_hex64_field(p, (const char **)&tok, &ip) == -1) {
+			run_jobs(lr);
+			lr_errx(lr, "bad ip '%.*s'", (int)len, p);
+		}
 		return;
-	c -= 2;
+	}
 	nused++;
-	while (*p != '\0') {
-		const char *q = p, *s0;
-		uint64_t from, to;
-		unsigned nd;
-		char flag;
-
-		/* lineio pads the line: hexscan may load past its end */
-		tok = p;
-		if ((nd = hexscan(q, &from)) == 0 || q[nd] != '/')
-			goto badbranch;
-		q += nd + 1;
-		if ((nd = hexscan(q, &to)) == 0 || q[nd] != '/')
-			goto badbranch;
-		q += nd + 1;
-		if ((flag = *q) != 'M' && flag != 'P' && flag != '-')
-			goto badbranch;
-		q++;
-		if (*q == '/') {
-			s0 = q;
-			while (*q != ' ' && *q != '\0')
-				q++;
-			len = (size_t)(q - s0);
-		} else {
-			s0 = NULL;
-			len = 0;
-			if (*q != ' ' && *q != '\0')
-				goto badbranch;
-		}
-		p = (char *)(*q == ' ' ? q + 1 : q);
-		if (from >= KERNEL_BASE || to >= KERNEL_BASE)
-			continue;	/* --ignore-interrupt-lbr */
-		if (n == *capp) {
-			xgrow(brp, capp, n + 1, sizeof(*br));
-			br = *brp;
-		}
-		br[n].from = from;
-		br[n].to = to;
-		br[n].mis = flag == 'M';
-		/* only the current format tells returns apart */
-		br[n].ret = !lflag && len == 4 && memcmp(s0, "/RET", 4) == 0;
-		n++;
-		continue;
-badbranch:
-		lr_errx(lr, "bad branch '%.*s'", (int)strcspn(tok, " "), tok);
+	xgrow(&jobs, &capjobs, njobs + 1, sizeof(*jobs));
+	j = &jobs[njobs++];
+	j->rest = p;
+	j->lineno = lr->lineno;
+	j->ctx = c - 2;
+	/* the event's index, without a search for the usual repeat */
+	if (lastev == NULL || evlen != lastevlen ||
+	    memcmp(ev, lastev, evlen) != 0) {
+		lastevi = event_index(ev, evlen);
+		lastev = events[lastevi];
+		lastevlen = evlen;
 	}
-	if (n == 0) {
-		const struct ctx *cx = &ctxs[c];
-		struct entry k;
-		uint64_t a;
-		int b;
-
-		nnolbr++;
-		if (lflag || ip == 0)
-			return;
-		if ((b = resolve(snap + cx->first, cx->n, ip, &a)) < 0)
-			return;
-		memset(&k, 0, sizeof(k));
-		k.kind = K_S;
-		k.a[0] = a;
-		k.bin[0] = (int8_t)b;
-		k.bin[1] = k.bin[2] = -1;
-		k.ev = event_index(ev, evlen);
-		if (add_entry(&k, 1, 0) == -1)
-			lr_errx(lr, "count overflows");
-		return;
-	}
-	raw_sample(c, br, n);
+	j->ev = lastevi;
 }
 
 static void
 aggregate(const char *path)
 {
 	struct lineio lr;
-	struct lbr *br = NULL;
-	size_t cap = 0;
 	char *p;
+	int r;
 
 	if (lr_open(&lr, path) == -1)
 		err(1, "%s", path);
-	while (lr_next(&lr)) {
+	for (;;) {
+		/* the jobs point into the block: they run before it moves */
+		if ((r = lr_next_buffered(&lr)) == -1) {
+			run_jobs(&lr);
+			r = lr_next(&lr);
+		}
+		if (r == 0)
+			break;
 		p = lr.buf;
+		if (strncmp(p, "sample ", 7) == 0) {
+			on_sample(&lr, p + 7);
+			continue;
+		}
+		run_jobs(&lr);
 		if (lr.lineno == 1 && strncmp(p, "# ", 2) == 0 &&
 		    strncmp(p, "# profpipe-events ", 18) != 0)
 			lr_errx(&lr, "expected a 'profpipe-events' stream");
 		if (*p == '#' || *p == '\0')
 			continue;
-		if (strncmp(p, "sample ", 7) == 0)
-			on_sample(&lr, p + 7, &br, &cap);
-		else if (strncmp(p, "mmap ", 5) == 0)
+		if (strncmp(p, "mmap ", 5) == 0)
 			on_mmap(&lr, p + 5);
 		else if (strncmp(p, "fork ", 5) == 0)
 			on_fork(&lr, p + 5);
@@ -1127,8 +1387,8 @@ aggregate(const char *path)
 			lr_errx(&lr, "unknown record '%.*s'",
 			    (int)strcspn(p, " "), p);
 	}
-	raw_flush();
-	free(br);
+	run_jobs(&lr);
+	flush_all();
 	lr_close(&lr);
 }
 
@@ -1395,7 +1655,8 @@ write_entries(FILE *fp)
 static void
 usage(int status)
 {
-	printf("usage: %s -b binary [-b binary...] [-lBq] [-p pid] [-o file] [file...]\n"
+	printf("usage: %s -b binary [-b binary...] [-lBq] [-j n] [-p pid] [-o file]\n"
+	    "              [file...]\n"
 	    "       %s --merge [-o file] [file...]\n"
 	    "Fold a profpipe-events stream (perfdecode) into BOLT's pre-aggregated\n"
 	    "profile for llvm-bolt --pa -p, or sum pre-aggregated profiles.\n"
@@ -1404,6 +1665,7 @@ usage(int status)
 	    "  -B, --buildid-locations    write buildid:offset locations\n"
 	    "  -m, --merge                sum pre-aggregated profiles\n"
 	    "  -p, --pid=PID              only samples of PID (repeatable)\n"
+	    "  -j, --threads=N            parse in N threads (default: the CPUs, up to 4)\n"
 	    "  -o, --output=FILE          write FILE instead of the standard output\n"
 	    "  -q, --quiet                no warnings\n"
 	    "  -h, --help                 this help\n"
