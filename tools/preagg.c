@@ -12,14 +12,17 @@
  * function, the other end becoming 0.  perf2bolt --pa then derives from
  * B/F/f exactly what perf2bolt -p derives from perf.data.
  */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <errno.h>
 #include <gelf.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -97,6 +100,7 @@ static void	 load_binary(struct binary *);
 static void	 aggregate(const char *);
 static void	 pid_dirty(int64_t);
 static void	 parsers_start(int);
+static int	 default_threads(const char *);
 static void	 parsers_stop(void);
 static void	 merge(const char *);
 static void	 write_entries(FILE *);
@@ -124,9 +128,7 @@ main(int argc, char *argv[])
 	int ch, i, nthreads;	/* parsing threads */
 
 	prog_init(argc, argv);
-	/* parsing threads: one per CPU, up to 4 */
-	v = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
-	nthreads = v < 1 || v > 1024 ? 1 : v > 4 ? 4 : (int)v;
+	nthreads = 0;	/* default_threads() */
 	while ((ch = getopt_long(argc, argv, "b:Bj:lmo:p:qh", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -186,7 +188,8 @@ main(int argc, char *argv[])
 
 	out_open(&out, ofile);
 	if (!mflag)
-		parsers_start(nthreads);
+		parsers_start(nthreads ? nthreads :
+		    default_threads(argc == 0 ? "-" : argv[0]));
 	if (argc == 0) {
 		if (mflag)
 			merge("-");
@@ -214,6 +217,24 @@ main(int argc, char *argv[])
 	write_entries(out.fp);
 	out_commit(&out);
 	return 0;
+}
+
+/* parsing threads: one per CPU we may run on, up to 4, leaving one to the
+ * stage that writes into our pipe */
+static int
+default_threads(const char *first)
+{
+	cpu_set_t set;
+	struct stat st;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		n = CPU_COUNT(&set);
+	else
+		n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (strcmp(first, "-") == 0 && fstat(0, &st) == 0 && S_ISFIFO(st.st_mode))
+		n--;
+	return n < 1 ? 1 : n > 4 ? 4 : n;
 }
 
 static int
@@ -1665,7 +1686,8 @@ usage(int status)
 	    "  -B, --buildid-locations    write buildid:offset locations\n"
 	    "  -m, --merge                sum pre-aggregated profiles\n"
 	    "  -p, --pid=PID              only samples of PID (repeatable)\n"
-	    "  -j, --threads=N            parse in N threads (default: the CPUs, up to 4)\n"
+	    "  -j, --threads=N            parse in N threads (default: the CPUs, up to\n"
+	    "                             4, less one when reading a pipe)\n"
 	    "  -o, --output=FILE          write FILE instead of the standard output\n"
 	    "  -q, --quiet                no warnings\n"
 	    "  -h, --help                 this help\n"
