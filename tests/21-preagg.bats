@@ -146,6 +146,40 @@ S $(h 16) 1"
 	[ "$output" = "$expected" ]
 }
 
+@test "preagg: ends outside the binary: X:address in the current format, 0 in --legacy" {
+	m=$((16#$(main_addr)))
+	h() { printf '%x' $((m + $1)); }
+	{
+		echo "# profpipe-events 1"
+		echo "mmap 7 7 - 401000 1000 1000 r-xp - /bin/app"
+		# newest first: a call out of main, a return into main from
+		# outside, a jump into main from outside
+		echo "sample 7 7 - cycles:u $(h 16) $(h 40)/7f0000001000/P 7f0000002000/$(h 36)/P/RET 7f0000003000/$(h 44)/-"
+	} > ext.events
+	run preagg -b "$APP" ext.events
+	[ "$status" -eq 0 ]
+	# the call out: a branch only, to X:; the return from outside: R with
+	# branch 0 (external return), its fall-through up to the call; the
+	# jump from outside: a branch only (its fall-through ends outside)
+	expected="B X:7f0000003000 $(h 44) 1 0
+B $(h 40) X:7f0000001000 1 0
+R 0 $(h 36) $(h 40) 1"
+	[ "$output" = "$expected" ]
+	# merge keeps them
+	preagg -b "$APP" ext.events > ext.pa
+	run preagg --merge ext.pa ext.pa
+	[ "${lines[0]}" = "B X:7f0000003000 $(h 44) 2 0" ]
+	run preagg --legacy -b "$APP" ext.events
+	[ "$status" -eq 0 ]
+	# LLVM 19: the outside end becomes 0; the fall-through after the
+	# return ends in main but starts outside it: f
+	expected="B 0 $(h 36) 1 0
+B 0 $(h 44) 1 0
+B $(h 40) 0 1 0
+f $(h 36) $(h 40) 1"
+	[ "$output" = "$expected" ]
+}
+
 @test "preagg: --merge sums in any order, equal to aggregating everything" {
 	python3 "$DATA/preagg/randlbr.py" "$APP" 0 4242 900 6 > all.events
 	head -4 all.events > hdr

@@ -33,6 +33,7 @@
 #define BR_ONLY		UINT64_MAX
 #define MAXBIN		64
 #define NOADDR		UINT64_MAX	/* an adjusted address owned by nobody */
+#define X_BIN		(-3)		/* an entry's location is X:address */
 
 enum { K_B, K_F, K_f, K_T, K_R, K_S };
 static const char kindch[] = "BFfTRS";
@@ -839,14 +840,19 @@ resolve_modern(const struct mapping *ms, size_t nm, const struct raw *r,
 	uint64_t mis = r->meta & RAW_MIS ? count : 0;
 	struct entry k;
 
+	/* an end outside the selected binaries is X:address (unresolved,
+	 * resolve() leaves the runtime address), but an external return is
+	 * R's branch 0 */
 	memset(&k, 0, sizeof(k));
-	k.a[0] = fb >= 0 ? fa : 0;
-	k.bin[0] = (int8_t)fb;
+	k.a[0] = fa;
+	k.bin[0] = fb >= 0 ? (int8_t)fb : X_BIN;
 	if (tb < 0) {
 		/* the branch leaves the selected binaries */
 		if (fb >= 0) {
 			k.kind = K_B;
-			k.bin[1] = k.bin[2] = -1;
+			k.a[1] = ta;
+			k.bin[1] = X_BIN;
+			k.bin[2] = -1;
 			add_or_die(&k, count, mis);
 		}
 	} else if (!(r->meta & RAW_NEXT) || nb != tb) {
@@ -857,6 +863,10 @@ resolve_modern(const struct mapping *ms, size_t nm, const struct raw *r,
 		add_or_die(&k, count, mis);
 	} else {
 		k.kind = r->meta & RAW_RET ? K_R : K_T;
+		if (fb < 0 && k.kind == K_R) {
+			k.a[0] = 0;
+			k.bin[0] = -1;
+		}
 		k.a[1] = ta;
 		k.a[2] = na;
 		k.bin[1] = (int8_t)tb;
@@ -1450,7 +1460,7 @@ parse_loc(char **p, uint64_t *a, int8_t *bin)
 	s[len] = '\0';
 	if ((c = memchr(s, ':', len)) != NULL) {
 		if (c - s == 1 && (*s == 'X' || *s == 'x'))
-			bi = -3;
+			bi = X_BIN;
 		else if ((bi = buildid_index(s, (size_t)(c - s))) < 0) {
 			s[len] = save;
 			return -1;
@@ -1554,10 +1564,10 @@ entcmp(const void *a, const void *b)
 static void
 put_loc(struct wbuf *w, int bin, uint64_t a)
 {
-	if (mflag) {
-		if (bin == -3)
-			wb_puts(w, "X:");
-		else if (bin >= 0) {
+	if (bin == X_BIN)
+		wb_puts(w, "X:");
+	else if (mflag) {
+		if (bin >= 0) {
 			wb_puts(w, mbuildids[bin]);
 			wb_putc(w, ':');
 		}
