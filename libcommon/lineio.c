@@ -16,7 +16,7 @@
 #include "common.h"
 
 #define LR_BLOCK	(1 << 20)
-#define LR_MAXLINE	((size_t)1 << 30)
+#define LR_MAXLINE	((size_t)16 << 20)	/* a bound for hostile input */
 
 int
 lr_open(struct lineio *lr, const char *path)

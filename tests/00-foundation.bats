@@ -81,6 +81,11 @@ setup() {
 	[ -z "$(commontest lines empty.txt)" ]
 	printf '\n\n' | commontest lines - > out.txt
 	[ "$(cat out.txt)" = "$(printf '1 \n2 ')" ]
+	# a hostile line past 16 MB is an error, not an unbounded allocation
+	{ echo first; head -c 20000000 /dev/zero | tr '\0' z; echo; } > long.txt
+	run commontest lines long.txt
+	[ "$status" -eq 1 ]
+	echo "$output" | grep -q 'long.txt:2: line longer than 16777216 bytes'
 	printf 'a\nb\0c\nd\n' > nul.txt
 	run commontest lines nul.txt
 	[ "$status" -eq 1 ]
