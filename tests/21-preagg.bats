@@ -271,6 +271,14 @@ f $(h 36) $(h 40) 1"
 	cat big.events | preagg -j 4 --legacy -b "$APP" > j4.pa
 	same_file j1.pa j4.pa
 	[ "$(wc -l < j1.pa)" -gt 1000 ]
+	# the current format, with every third sample without branch stack (S)
+	awk '/^sample/ && n++ % 3 == 0 { $0 = $1 " " $2 " " $3 " " $4 " " $5 " " $6 } { print }' \
+	    big.events > mixed.events
+	preagg -j 1 -b "$APP" mixed.events > m1.pa
+	preagg -j 4 -b "$APP" mixed.events > m4.pa
+	same_file m1.pa m4.pa
+	[ "$(grep -c '^S ' m1.pa)" -gt 10 ]
+	[ "$(awk '$1 == "S" { s += $3 } END { print s }' m1.pa)" -eq 10000 ]
 }
 
 @test "preagg: 70000 short-lived children (many mapping contexts) sum as one process" {
