@@ -528,22 +528,30 @@ buildid_for_path(const char *path)
 }
 
 /* DataAggregator::getBaseAddressForMapping: the segment whose file
- * offset, aligned down, is the mapping's page offset */
+ * offset, aligned down, is the mapping's page offset.  LLVM 19 takes the
+ * first such segment, which for an lld-linked PIE (a read-only segment at
+ * offset 0 and the code in the same page) is the wrong one: --legacy does
+ * the same, to write what perf2bolt 19 derives; the current format takes
+ * an executable segment first when the mapping is executable. */
 static int
 mapping_base(const struct binary *b, uint64_t start, uint64_t pgoff,
-    uint64_t *base)
+    int exec, uint64_t *base)
 {
 	size_t i;
+	int pass;
 
-	for (i = 0; i < b->eo.nsegs; i++) {
-		const struct elf_seg *s = &b->eo.segs[i];
-		uint64_t al = s->align ? s->align : 1;
+	for (pass = exec ? 0 : 1; pass < 2; pass++)
+		for (i = 0; i < b->eo.nsegs; i++) {
+			const struct elf_seg *s = &b->eo.segs[i];
+			uint64_t al = s->align ? s->align : 1;
 
-		if ((s->offset & ~(al - 1)) == pgoff) {
-			*base = start - (s->vaddr & ~(al - 1));
-			return 0;
+			if (pass == 0 && !(s->flags & PF_X))
+				continue;
+			if ((s->offset & ~(al - 1)) == pgoff) {
+				*base = start - (s->vaddr & ~(al - 1));
+				return 0;
+			}
 		}
-	}
 	return -1;
 }
 
@@ -616,7 +624,8 @@ on_mmap(struct lineio *lr, char *p)
 					    "0x%" PRIx64, b->name, start);
 				continue;
 			}
-		} else if (mapping_base(b, start, pgoff, &base) == -1) {
+		} else if (mapping_base(b, start, pgoff,
+		    !lflag && prot[2] == 'x', &base) == -1) {
 			if (!qflag)
 				lr_warnx(lr, "no segment of %s at file offset "
 				    "0x%" PRIx64 ": ignoring the mapping at 0x%"
