@@ -208,6 +208,9 @@ S $(h 16) 1"
 B $(h 40) X:7f0000001000 1 0
 R 0 $(h 36) $(h 40) 1"
 	[ "$output" = "$expected" ]
+	# -v counts them
+	preagg -v -b "$APP" ext.events 2> err.txt > /dev/null
+	[ "$(cat err.txt)" = "preagg: 1 samples, 1 of the selected binaries (0 without branch stack), 3 branch-stack entries kept, 0 with a kernel end dropped; 3 distinct entries" ]
 	# merge keeps them
 	preagg -b "$APP" ext.events > ext.pa
 	run preagg --merge ext.pa ext.pa

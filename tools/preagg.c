@@ -71,7 +71,7 @@ struct entry {
 
 static struct binary bins[MAXBIN];
 static int nbins;
-static int lflag, mflag, qflag, buildid_locs;
+static int lflag, mflag, qflag, vflag, buildid_locs;
 static int64_t *pids;
 static size_t npids;
 
@@ -93,7 +93,7 @@ static size_t nevents, capevents;
 static char **bid_path, **bid_hex;
 static size_t nbid, capbid, capbid2;
 
-static uint64_t nsamples, nused, nnolbr;
+static uint64_t nsamples, nused, nnolbr, nbranches, nkernel;
 
 /* hex digit values, -1 for anything else (filled by main) */
 
@@ -119,6 +119,7 @@ main(int argc, char *argv[])
 		{ "pid",	required_argument, NULL, 'p' },
 		{ "threads",	required_argument, NULL, 'j' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
+		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "version",	no_argument,	   NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -130,7 +131,7 @@ main(int argc, char *argv[])
 
 	prog_init(argc, argv);
 	nthreads = 0;	/* default_threads() */
-	while ((ch = getopt_long(argc, argv, "b:Bj:lmo:p:qh", longopts,
+	while ((ch = getopt_long(argc, argv, "b:Bj:lmo:p:qvh", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -163,6 +164,9 @@ main(int argc, char *argv[])
 			break;
 		case 'q':
 			qflag = 1;
+			break;
+		case 'v':
+			vflag = 1;
 			break;
 		case 'h':
 			usage(0);
@@ -215,6 +219,14 @@ main(int argc, char *argv[])
 			warnx("the samples have no branch stacks: --legacy "
 			    "writes nothing for them");
 	}
+	if (vflag && !mflag)
+		fprintf(stderr, "%s: %" PRIu64 " samples, %" PRIu64 " of the "
+		    "selected binaries (%" PRIu64 " without branch stack), %"
+		    PRIu64 " branch-stack entries kept, %" PRIu64 " with a "
+		    "kernel end dropped; %zu distinct entries\n", progname,
+		    nsamples, nused, nnolbr, nbranches, nkernel, tabn);
+	else if (vflag)
+		fprintf(stderr, "%s: %zu distinct entries\n", progname, tabn);
 	write_entries(out.fp);
 	out_commit(&out);
 	return 0;
@@ -1046,7 +1058,7 @@ struct parser {
 	size_t		 brcap;
 	struct job	*jobs;		/* this thread's share */
 	size_t		 njobs;
-	uint64_t	 nnolbr;
+	uint64_t	 nnolbr, nbranches, nkernel;
 	uint64_t	 errline;	/* 0: no error */
 	char		 errmsg[160];
 	pthread_t	 th;
@@ -1120,8 +1132,10 @@ parse_job(struct parser *ps, const struct job *j)
 		} else if (*q != ' ' && *q != '\0')
 			goto badbranch;
 		p = (char *)(*q == ' ' ? q + 1 : q);
-		if (from >= KERNEL_BASE || to >= KERNEL_BASE)
+		if (from >= KERNEL_BASE || to >= KERNEL_BASE) {
+			ps->nkernel++;
 			continue;	/* --ignore-interrupt-lbr */
+		}
 		if (n == ps->brcap)
 			xgrow(&ps->br, &ps->brcap, n + 1, sizeof(*ps->br));
 		ps->br[n].from = from;
@@ -1135,6 +1149,7 @@ badbranch:
 		return -1;
 	}
 	if (n > 0) {
+		ps->nbranches += n;
 		raw_sample(&ps->t, j->ctx, ps->br, n);
 		return 0;
 	}
@@ -1247,6 +1262,8 @@ parsers_stop(void)
 	}
 	for (i = 0; i < nparsers; i++) {
 		nnolbr += parsers[i].nnolbr;
+		nbranches += parsers[i].nbranches;
+		nkernel += parsers[i].nkernel;
 		free(parsers[i].t.slot);
 		free(parsers[i].t.ovf);
 		free(parsers[i].br);
@@ -1695,9 +1712,9 @@ write_entries(FILE *fp)
 static void
 usage(int status)
 {
-	printf("usage: %s -b binary [-b binary...] [-lBq] [-j n] [-p pid] [-o file]\n"
+	printf("usage: %s -b binary [-b binary...] [-lBqv] [-j n] [-p pid] [-o file]\n"
 	    "              [file...]\n"
-	    "       %s --merge [-o file] [file...]\n"
+	    "       %s --merge [-v] [-o file] [file...]\n"
 	    "Fold a profpipe-events stream (perfdecode) into BOLT's pre-aggregated\n"
 	    "profile for llvm-bolt --pa -p, or sum pre-aggregated profiles.\n"
 	    "  -b, --binary=FILE          profile this binary (repeatable)\n"
@@ -1709,6 +1726,7 @@ usage(int status)
 	    "                             4, less one when reading a pipe)\n"
 	    "  -o, --output=FILE          write FILE instead of the standard output\n"
 	    "  -q, --quiet                no warnings\n"
+	    "  -v, --verbose              counts of samples and entries on stderr\n"
 	    "  -h, --help                 this help\n"
 	    "      --version              print the version\n",
 	    progname, progname);
