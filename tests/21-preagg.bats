@@ -66,6 +66,11 @@ compare() {
 	compare "$APP" 0 1 3000
 	# perf2bolt 19 reads only little-endian perf.data (it checks the magic itself)
 	compare "$APP" 0 2 2000 --zstd --chunk-size 4096
+	# over 65536 distinct triples (the current format's entries count
+	# them): preagg resolves its raw tables early, and still agrees
+	compare "$APP" 0 16 8000
+	[ "$(preagg -v -j 1 -b "$APP" t.ev 2>&1 >/dev/null |
+	    sed 's/.*; \([0-9]*\) distinct entries$/\1/')" -gt 65536 ]
 }
 
 @test "preagg --legacy: same fdata as perf2bolt -p, PIE (rebased)" {

@@ -769,6 +769,7 @@ struct raw {
 #define RAW_NEXT	1u	/* there is a newer entry: next is its source */
 #define CTX_MAX		((1u << 16) - 1)	/* then a flush; a test reaches it */
 #define SNAP_MAX	((size_t)1 << 20)
+#define RAW_FLUSH_AT	((size_t)1 << 16)	/* distinct triples per table */
 
 /* one table per parsing thread */
 struct rawtab {
@@ -1215,6 +1216,12 @@ run_jobs(struct lineio *lr)
 	} else
 		parse_share(&parsers[0]);
 	njobs = 0;
+	/* a raw table that has grown large is resolved into the entries
+	 * early, so that memory follows the distinct entries written (for
+	 * --legacy: pairs) rather than the distinct triples */
+	for (i = 0; i < nparsers; i++)
+		if (parsers[i].t.n > RAW_FLUSH_AT)
+			raw_flush(&parsers[i].t);
 	for (i = 0, k = -1; i < nparsers; i++)
 		if (parsers[i].errline &&
 		    (k == -1 || parsers[i].errline < parsers[k].errline))
