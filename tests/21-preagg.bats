@@ -170,8 +170,10 @@ main_addr() {
 		echo "mmap 7 7 - 401000 1000 1000 r-xp - /bin/app"
 		# newest first: branch main+20 -> main+30, then older main+5 -> main+10
 		echo "sample 7 7 - cycles:u $(h 16) $(h 32)/$(h 48)/P $(h 5)/$(h 16)/M"
-		# a sample without branch stack, and one of another process
+		# a sample without branch stack, one whose stack is all in the
+		# kernel (it counts for nothing), and one of another process
 		echo "sample 7 7 - cycles:u $(h 16)"
+		echo "sample 7 7 - cycles:u $(h 16) ffffffff81000000/$(h 16)/P"
 		echo "sample 8 8 - cycles:u $(h 16) $(h 32)/$(h 48)/P"
 	} > hand.events
 	run preagg --legacy -b "$APP" hand.events

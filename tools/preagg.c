@@ -1091,13 +1091,14 @@ job_error(struct parser *ps, const struct job *j, const char *fmt, ...)
 static int
 parse_job(struct parser *ps, const struct job *j)
 {
-	char *p = j->rest, *tok;
+	char *p = j->rest, *tok = NULL;
+	const char *end;
 	size_t n = 0, len = strcspn(p, " ");
 	uint64_t ip;
 
 	if (len == 1 && *p == '-')
 		ip = 0;
-	else if (parse_hex64_field(p, (const char **)&tok, &ip) == -1) {
+	else if (parse_hex64_field(p, &end, &ip) == -1) {
 		job_error(ps, j, "bad ip '%.*s'", (int)len, p);
 		return -1;
 	}
@@ -1154,6 +1155,10 @@ badbranch:
 		raw_sample(&ps->t, j->ctx, ps->br, n);
 		return 0;
 	}
+	/* a stack whose every entry has a kernel end counts for nothing,
+	 * as in perf2bolt; only a sample without one is an S */
+	if (tok != NULL)
+		return 0;
 	ps->nnolbr++;
 	if (lflag || ip == 0)
 		return 0;
