@@ -245,7 +245,8 @@ default_threads(const char *first)
 		n = CPU_COUNT(&set);
 	else
 		n = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (strcmp(first, "-") == 0 && fstat(0, &st) == 0 && S_ISFIFO(st.st_mode))
+	if ((strcmp(first, "-") == 0 ? fstat(0, &st) : stat(first, &st)) == 0 &&
+	    S_ISFIFO(st.st_mode))
 		n--;
 	return n < 1 ? 1 : n > 4 ? 4 : n;
 }
