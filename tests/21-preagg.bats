@@ -383,6 +383,11 @@ f $(h 36) $(h 40) 1"
 	run preagg --merge bad7
 	[ "$status" -eq 1 ]
 	[ "$output" = "preagg: bad7:1: missing count" ]
+	# no mapping of the binary: the names that were mapped
+	printf '# profpipe-events 1\nmmap 7 7 - 401000 1000 1000 r-xp - /opt/app.orig\nmmap 7 7 - 7f0000000000 1000 0 r--p - /lib/data.bin\nsample 7 7 - cycles:u 401000\n' > other.events
+	run preagg -b "$APP" other.events
+	[ "$status" -eq 0 ]
+	[ "$output" = "preagg: no samples of the selected binaries (1 samples read; code mapped from app.orig)" ]
 	run preagg -b /nonexistent x
 	[ "$status" -eq 1 ]
 	run preagg

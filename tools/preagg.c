@@ -95,6 +95,12 @@ static size_t nbid, capbid, capbid2;
 
 static uint64_t nsamples, nused, nnolbr, nbranches, nkernel;
 
+/* the names of the first executable mappings, for a hint when no
+ * mapping matches a binary (as perf2bolt lists the names it saw) */
+#define NNAMES	8
+static char *seen_names[NNAMES];
+static int nseen;
+
 /* hex digit values, -1 for anything else (filled by main) */
 
 static void	 load_binary(struct binary *);
@@ -212,9 +218,21 @@ main(int argc, char *argv[])
 	if (!mflag && !qflag) {
 		if (nsamples == 0)
 			warnx("no samples in the input");
-		else if (nused == 0)
+		else if (nused == 0) {
+			char names[600] = "";
+			size_t len = 0;
+
+			for (i = 0; i < nseen && len < sizeof(names) - 1; i++)
+				len += (size_t)snprintf(names + len,
+				    sizeof(names) - len, "%s%s", i ? ", " : "",
+				    seen_names[i]);
+			if (len >= sizeof(names))
+				len = sizeof(names) - 1;
 			warnx("no samples of the selected binaries (%" PRIu64
-			    " samples read)", nsamples);
+			    " samples read%s%s%s)", nsamples,
+			    nseen ? "; code mapped from " : "", names,
+			    nseen == NNAMES ? ", ..." : "");
+		}
 		else if (lflag && nnolbr == nused)
 			warnx("the samples have no branch stacks: --legacy "
 			    "writes nothing for them");
@@ -594,6 +612,18 @@ find_map(int64_t pid, int bin)
 }
 
 static void
+note_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nseen; i++)
+		if (strcmp(seen_names[i], name) == 0)
+			return;
+	if (nseen < NNAMES)
+		seen_names[nseen++] = xstrdup(name);
+}
+
+static void
 on_mmap(struct lineio *lr, char *p)
 {
 	int64_t pid, tid, t;
@@ -618,6 +648,8 @@ on_mmap(struct lineio *lr, char *p)
 	if (strcmp(name, "(deleted)") == 0)
 		return;
 	known = strcmp(bid, "-") != 0 ? bid : buildid_for_path(path);
+	if (prot[2] == 'x')
+		note_name(name);
 	for (i = 0; i < nbins; i++) {
 		struct binary *b = &bins[i];
 		struct mapping *m;
