@@ -375,6 +375,11 @@ f $(h 36) $(h 40) 1"
 	run preagg --merge bad5
 	[ "$status" -eq 1 ]
 	[ "$output" = "preagg: bad5:2: count overflows" ]
+	# the overflow is found first even with a bad line after it
+	printf 'B 1 2 18446744073709551615 0\nB 1 2 1 0\nB 3 4 x 0\n' > bad5b
+	run preagg --merge bad5b
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad5b:2: count overflows" ]
 	printf 'Q 1 2 3\n' > bad6
 	run preagg --merge bad6
 	[ "$status" -eq 1 ]
