@@ -1186,18 +1186,29 @@ job_error(struct parser *ps, const struct job *j, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* a sample's ip field at p, "-" for none (0); its length in *len */
+static int
+parse_ip(const char *p, uint64_t *ip, size_t *len)
+{
+	const char *end;
+
+	*len = strcspn(p, " ");
+	if (*len == 1 && *p == '-') {
+		*ip = 0;
+		return 0;
+	}
+	return parse_hex64_field(p, &end, ip);
+}
+
 /* the ip and branch stack of one sample; 0, or -1 after job_error */
 static int
 parse_job(struct parser *ps, const struct job *j)
 {
 	char *p = j->rest, *tok = NULL;
-	const char *end;
-	size_t n = 0, len = strcspn(p, " ");
+	size_t n = 0, len;
 	uint64_t ip;
 
-	if (len == 1 && *p == '-')
-		ip = 0;
-	else if (parse_hex64_field(p, &end, &ip) == -1) {
+	if (parse_ip(p, &ip, &len) == -1) {
 		job_error(ps, j, "bad ip '%.*s'", (int)len, p);
 		return -1;
 	}
@@ -1476,7 +1487,7 @@ on_sample(struct lineio *lr, char *p)
 	static uint32_t lastevi;
 	int64_t pid, tid;
 	size_t len, evlen;
-	char *ev, *tok;
+	char *ev;
 	uint64_t ip;
 	uint32_t c;
 	struct job *j;
@@ -1489,9 +1500,7 @@ on_sample(struct lineio *lr, char *p)
 	}
 	nsamples++;
 	if (!wanted_pid(pid) || (c = pid_ctx(lr, pid)) == 1) {
-		len = strcspn(p, " ");
-		if (!(len == 1 && *p == '-') &&
-		    parse_hex64_field(p, (const char **)&tok, &ip) == -1) {
+		if (parse_ip(p, &ip, &len) == -1) {
 			run_jobs(lr);
 			lr_errx(lr, "bad ip '%.*s'", (int)len, p);
 		}
