@@ -18,6 +18,20 @@ setup() {
 	R="$BATS_FILE_TMPDIR/p"
 }
 
+# fails_cleanly SEP NAME...: each NAME.profraw is an error, exit 1, whose
+# message starts "prfraw2idx: NAME.profrawSEP", and leaves no output file
+fails_cleanly() {
+	local sep=$1 f
+	shift
+	for f in "$@"; do
+		run prfraw2idx -o out.profdata $f.profraw
+		echo "$f: $output"
+		[ "$status" -eq 1 ]
+		echo "$output" | grep -q "^prfraw2idx: $f.profraw$sep"
+		[ ! -e out.profdata ]
+	done
+}
+
 # same ARGS...: prfraw2idx and llvm-profdata merge on the same inputs
 same() {
 	prfraw2idx -o ours.profdata "$@"
@@ -168,13 +182,9 @@ for i in range(0, 200, 3):
     d[i] ^= 0xff
     open("flip%03d.profraw" % i, "wb").write(d)
 PY
-	for f in magic v7 v11 v99 numdata-ones numdata-big numcounters-ones numcounters-big namessize-ones namessize-big binids-ones binids-big cntptr; do
-		run prfraw2idx -o out.profdata $f.profraw
-		echo "$f: $output"
-		[ "$status" -eq 1 ]
-		echo "$output" | grep -q "^prfraw2idx: $f.profraw:"
-		[ ! -e out.profdata ]
-	done
+	# (magic: the bytes read as llvm-profdata's text form, an error by line)
+	fails_cleanly : magic v7 v11 v99 numdata-ones numdata-big numcounters-ones \
+	    numcounters-big namessize-ones namessize-big binids-ones binids-big cntptr
 	run prfraw2idx v99.profraw
 	echo "$output" | grep -qi 'version'
 	# flipped bytes: an error or a profile, never a crash (the ASan build
@@ -245,13 +255,7 @@ for name, v in [("less", u - 1), ("more", u + 1), ("most", (1 << (7 * n)) - 1)]:
     e[off:p1] = enc(v)
     open(name + ".profraw", "wb").write(e)
 PY
-	for f in less more most; do
-		run prfraw2idx -o out.profdata $f.profraw
-		echo "$f: $output"
-		[ "$status" -eq 1 ]
-		echo "$output" | grep -q "^prfraw2idx: $f.profraw: "
-		[ ! -e out.profdata ]
-	done
+	fails_cleanly ': ' less more most
 }
 
 @test "prfraw2idx: --text with --llvm-text is a usage error" {
