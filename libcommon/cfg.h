@@ -1,0 +1,52 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * cfg.h: a function's basic blocks and their successors, whatever the
+ * source: fdatawrite and yamlwrite build it by disassembly with BOLT 19's
+ * rules (cfgdis.c, ../shared/reference/boltcfg.md); bbmap from the
+ * compiler's SHT_LLVM_BB_ADDR_MAP.  Blocks are in address order and
+ * cover [0, size) of the function without gaps or overlaps, except that
+ * a source may leave bytes in no block (BOLT's [Size, MaxSize) padding).
+ */
+#ifndef PROFPIPE_CFG_H
+#define PROFPIPE_CFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CFG_ENTRY	0x01u	/* an entry point (the first block, or a
+				 * secondary entry) */
+#define CFG_LPAD	0x02u	/* a landing pad */
+#define CFG_ENDS_CALL	0x04u	/* the last instruction is a call */
+#define CFG_ENDS_RET	0x08u	/* ... a return */
+#define CFG_FALLS	0x10u	/* control can fall through to the next
+				 * block (BOLT: a fall-through edge;
+				 * bb-addr-map: CanFallThrough) */
+#define CFG_ENDS_TAIL	0x20u	/* ... a tail call */
+
+struct cfg_block {
+	uint64_t	start, end;	/* offsets from the function's start */
+	uint64_t	last;		/* offset of the last instruction */
+	uint32_t	id;		/* the source's id: BOLT's layout index,
+					 * bb-addr-map's block ID */
+	uint32_t	flags;		/* CFG_* */
+	uint32_t	succ, nsucc;	/* successors: cfg.succs[succ ...] */
+	uint32_t	ninsns;		/* instructions (0 if the source does
+					 * not know) */
+};
+
+struct cfg {
+	uint64_t	 addr, size;	/* the function */
+	struct cfg_block *blocks;
+	size_t		 nblocks;
+	uint32_t	*succs;		/* block indices */
+	size_t		 nsuccs;
+	int		 simple;	/* BOLT: the function has a usable CFG */
+};
+
+/* the block holding offset off, or -1 (binary search) */
+long	 cfg_block_at(const struct cfg *, uint64_t off);
+/* is block j a successor of block i */
+int	 cfg_is_succ(const struct cfg *, size_t i, size_t j);
+void	 cfg_free(struct cfg *);
+
+#endif
