@@ -1,0 +1,662 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * cfgwalk: branch stacks that follow a program's real control flow, for
+ * programs too large to trace with brtrace.  It disassembles the
+ * function symbols of an x86-64 ELF executable (Capstone, lazily, one
+ * function at a time) and random-walks their control flow:
+ *
+ *   - execution runs straight from one instruction to the next until a
+ *     branch; a conditional branch is taken or not (50/50 under the
+ *     uniform distribution; under the skewed one each branch has a
+ *     direction it prefers nine times in ten, or none, by a hash of its
+ *     address and the seed);
+ *   - a direct call into a function of the binary pushes the return
+ *     address, and that function's real `ret` returns there; a call or
+ *     jump to anything that is not a function of the binary (a PLT
+ *     entry, a library) is recorded, followed by a return from a library
+ *     address to the next instruction (or to the caller, for a jump);
+ *   - an indirect call calls a function of the binary picked by the
+ *     distribution; an indirect jump (a jump table, a tail call through
+ *     a pointer) returns to the caller, as a tail call would;
+ *   - a walk ends when its first function returns, at ud2/hlt or an
+ *     undecodable instruction, or, past a budget of branches, at its
+ *     next branch: that branch then goes to the entry of the next walk's
+ *     function, picked by the distribution: uniform (every function
+ *     equally likely) or skewed (Zipf over a seeded ranking: a few hot
+ *     functions).
+ *
+ * So every stretch between two recorded branches is real straight-line
+ * code of one function, as perf2bolt checks it.  Every PERIOD branches
+ * on average a sample is written with the last DEPTH branches, most
+ * recent first (flag M for a deterministic ~6% of them, else P), and the
+ * target of the newest branch as its ip.  The output is a profpipe-events
+ * stream (man/profpipe-events.5): header, comm, the mmap of the
+ * executable PT_LOAD segment as perf records it (shifted by the load
+ * bias, for a PIE), the samples, exit.  build/testbin/mkperfdata turns it
+ * into perf.data.  Deterministic for a given seed and options.
+ *
+ * usage: cfgwalk [-o FILE] [-n SAMPLES] [-s SEED] [-d DEPTH] [-p PID]
+ *                [-b BIAS] [-P PERIOD] [-D uniform|skewed] [-m PATH] BINARY
+ */
+#include <capstone/capstone.h>
+#include <err.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+enum kind { K_PLAIN, K_JCC, K_JMP, K_JMPI, K_CALL, K_CALLI, K_RET, K_STOP };
+
+struct insn {
+	uint32_t	off;		/* from the function start */
+	uint8_t		len, kind;
+	uint64_t	target;		/* direct branches and calls */
+};
+
+struct func {
+	uint64_t	addr, size;
+	struct insn	*in;		/* decoded on first use */
+	size_t		nin;
+	int		decoded;
+};
+
+struct frame {
+	size_t		f, i;		/* function and instruction to return to */
+};
+
+struct br {
+	uint64_t	from, to;
+};
+
+static struct {
+	uint64_t	nsamples, seed, depth, pid, bias, period;
+	int		skewed;
+	const char	*path;
+} opt = { 1000, 1, 32, 4242, 0, 16, 0, NULL };
+
+static struct func *funcs;
+static size_t nfuncs;
+static uint8_t *code;		/* the executable segment's file bytes */
+static uint64_t code_vaddr, code_size, code_memsz;
+static csh cs;
+static uint64_t rng;
+static double *zipf_cdf;	/* skewed: cumulative weights by rank */
+static size_t *rank_func;	/* skewed: the function of each rank */
+
+static uint64_t
+rnd(void)			/* splitmix64 */
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t
+hash64(uint64_t x)
+{
+	x ^= opt.seed * 0xd6e8feb86659fd93ULL;
+	x = (x ^ (x >> 32)) * 0xd6e8feb86659fd93ULL;
+	x = (x ^ (x >> 32)) * 0xd6e8feb86659fd93ULL;
+	return x ^ (x >> 32);
+}
+
+static double
+unit(void)
+{
+	return (double)(rnd() >> 11) / (double)(1ULL << 53);
+}
+
+/* the function containing addr, or SIZE_MAX */
+static size_t
+func_at(uint64_t addr)
+{
+	size_t lo = 0, hi = nfuncs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (funcs[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr - funcs[lo - 1].addr >= funcs[lo - 1].size)
+		return SIZE_MAX;
+	return lo - 1;
+}
+
+static void
+decode(struct func *fn)
+{
+	const uint8_t *p = code + (fn->addr - code_vaddr);
+	size_t left = fn->size, cap = 0;
+	uint64_t pc = fn->addr;
+	cs_insn *ci = cs_malloc(cs);
+
+	fn->decoded = 1;
+	while (left > 0) {
+		struct insn in = { (uint32_t)(pc - fn->addr), 1, K_STOP, 0 };
+		const uint8_t *q = p;
+		uint64_t a = pc;
+		size_t l = left;
+		const cs_x86 *x;
+
+		if (!cs_disasm_iter(cs, &q, &l, &a, ci)) {
+			xgrow(&fn->in, &cap, fn->nin + 1, sizeof(*fn->in));
+			fn->in[fn->nin++] = in;	/* undecodable: the walk stops */
+			break;
+		}
+		in.len = (uint8_t)ci->size;
+		x = &ci->detail->x86;
+		in.kind = K_PLAIN;
+		switch (ci->id) {
+		case X86_INS_JMP:
+		case X86_INS_LJMP:
+			in.kind = K_JMPI;
+			if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
+				in.kind = K_JMP;
+				in.target = (uint64_t)x->operands[0].imm;
+			}
+			break;
+		case X86_INS_CALL:
+		case X86_INS_LCALL:
+			in.kind = K_CALLI;
+			if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
+				in.kind = K_CALL;
+				in.target = (uint64_t)x->operands[0].imm;
+			}
+			break;
+		case X86_INS_RET:
+		case X86_INS_RETF:
+		case X86_INS_RETFQ:
+			in.kind = K_RET;
+			break;
+		case X86_INS_UD2:
+		case X86_INS_HLT:
+		case X86_INS_LOOP:	/* BOLT ignores functions with these */
+		case X86_INS_LOOPE:
+		case X86_INS_LOOPNE:
+		case X86_INS_JECXZ:
+		case X86_INS_JRCXZ:
+			in.kind = K_STOP;
+			break;
+		default:
+			if (cs_insn_group(cs, ci, CS_GRP_JUMP) && x->op_count == 1 &&
+			    x->operands[0].type == X86_OP_IMM) {
+				in.kind = K_JCC;
+				in.target = (uint64_t)x->operands[0].imm;
+			}
+			break;
+		}
+		xgrow(&fn->in, &cap, fn->nin + 1, sizeof(*fn->in));
+		fn->in[fn->nin++] = in;
+		p += ci->size;
+		pc += ci->size;
+		left -= ci->size;
+	}
+	cs_free(ci, 1);
+}
+
+/* the instruction of function f at addr, or SIZE_MAX when addr is no
+ * instruction start */
+static size_t
+insn_at(size_t f, uint64_t addr)
+{
+	struct func *fn = &funcs[f];
+	uint64_t off = addr - fn->addr;
+	size_t lo = 0, hi;
+
+	if (!fn->decoded)
+		decode(fn);
+	hi = fn->nin;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fn->in[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < fn->nin && fn->in[lo].off == off ? lo : SIZE_MAX;
+}
+
+static size_t
+pick_func(void)
+{
+	size_t lo = 0, hi;
+	double u;
+
+	if (!opt.skewed)
+		return (size_t)(rnd() % nfuncs);
+	u = unit() * zipf_cdf[nfuncs - 1];
+	hi = nfuncs - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (zipf_cdf[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return rank_func[lo];
+}
+
+/* taken or not: the direction a conditional branch prefers (skewed) */
+static int
+taken(uint64_t addr)
+{
+	uint64_t h;
+
+	if (!opt.skewed)
+		return rnd() & 1;
+	h = hash64(addr) % 10;
+	if (h < 4)
+		return unit() < 0.9;
+	if (h < 8)
+		return unit() < 0.1;
+	return rnd() & 1;
+}
+
+/* the branch history and the samples */
+static struct br *ring;
+static size_t ring_head, ring_n;
+static uint64_t nbranches, next_sample, samples_out, time_ns = 1000000000;
+static struct wbuf wb;
+
+/* an address as the process sees it: the binary's moved by the bias */
+static uint64_t
+loaded(uint64_t a)
+{
+	return a - code_vaddr < code_memsz ? a + opt.bias : a;
+}
+
+static void
+record(uint64_t from, uint64_t to)
+{
+	ring[ring_head] = (struct br){ from, to };
+	ring_head = (ring_head + 1) % opt.depth;
+	if (ring_n < opt.depth)
+		ring_n++;
+	nbranches++;
+	if (ring_n < opt.depth || nbranches < next_sample ||
+	    samples_out >= opt.nsamples)
+		return;
+	next_sample = nbranches + 1 + rnd() % (2 * opt.period - 1);
+	time_ns += 1000 + rnd() % 1000;
+	wb_puts(&wb, "sample ");
+	wb_dec(&wb, opt.pid);
+	wb_putc(&wb, ' ');
+	wb_dec(&wb, opt.pid);
+	wb_putc(&wb, ' ');
+	wb_dec(&wb, time_ns);
+	wb_puts(&wb, " cycles:u ");
+	wb_hex(&wb, loaded(to));
+	for (size_t k = 1; k <= ring_n; k++) {
+		const struct br *b = &ring[(ring_head + opt.depth - k) % opt.depth];
+
+		wb_putc(&wb, ' ');
+		wb_hex(&wb, loaded(b->from));
+		wb_putc(&wb, '/');
+		wb_hex(&wb, loaded(b->to));
+		wb_puts(&wb, (hash64(b->from * 31 + b->to) >> 60) == 0 ? "/M" : "/P");
+	}
+	wb_putc(&wb, '\n');
+	samples_out++;
+}
+
+/* a library address for an outside callee (a PLT entry's target) */
+static uint64_t
+libaddr(uint64_t target)
+{
+	return 0x7f3a10000000ULL + (hash64(target) % 0x100000) * 0x40 + 0x1b;
+}
+
+#define MAXSTACK	256
+#define BUDGET		400
+
+static void
+walk(void)
+{
+	struct frame *stack = xcalloc(MAXSTACK, sizeof(*stack));
+	size_t sp = 0, f = pick_func(), i = 0, g, j;
+	uint64_t budget = BUDGET, steps = 0;
+
+	while (samples_out < opt.nsamples) {
+		struct func *fn = &funcs[f];
+		const struct insn *in;
+		uint64_t pc, next;
+		int restart = 0;
+
+		if (!fn->decoded)
+			decode(fn);
+		if (i >= fn->nin) {	/* ran off the end: start over */
+			f = pick_func();
+			i = 0;
+			sp = 0;
+			budget = BUDGET;
+			continue;
+		}
+		in = &fn->in[i];
+		pc = fn->addr + in->off;
+		next = pc + in->len;
+		if (++steps > 1000000000ULL)
+			errx(1, "no progress");
+		if (in->kind == K_PLAIN) {
+			i++;
+			continue;
+		}
+		if (budget == 0 || in->kind == K_STOP ||
+		    (in->kind == K_RET && sp == 0) ||
+		    (in->kind == K_JMPI && sp == 0))
+			restart = 1;
+		if (restart) {
+			g = pick_func();
+			record(pc, funcs[g].addr);
+			f = g;
+			i = 0;
+			sp = 0;
+			budget = BUDGET;
+			continue;
+		}
+		budget--;
+		switch (in->kind) {
+		case K_JCC:
+			if (!taken(pc)) {
+				i++;
+				break;
+			}
+			/* FALLTHROUGH */
+		case K_JMP:
+			record(pc, in->target);
+			g = func_at(in->target);
+			if (g != SIZE_MAX && (j = insn_at(g, in->target)) != SIZE_MAX) {
+				f = g;
+				i = j;
+				break;
+			}
+			/* outside the binary: it returns to our caller */
+			if (sp == 0) {	/* no caller: the next walk */
+				g = pick_func();
+				record(libaddr(in->target), funcs[g].addr);
+				f = g;
+				i = 0;
+				budget = BUDGET;
+				break;
+			}
+			sp--;
+			record(libaddr(in->target),
+			    funcs[stack[sp].f].addr + funcs[stack[sp].f].in[stack[sp].i].off);
+			f = stack[sp].f;
+			i = stack[sp].i;
+			break;
+		case K_CALL:
+		case K_CALLI:
+			if (i + 1 >= fn->nin) {	/* a noreturn call at the end */
+				g = pick_func();
+				record(pc, funcs[g].addr);
+				f = g;
+				i = 0;
+				sp = 0;
+				budget = BUDGET;
+				break;
+			}
+			if (in->kind == K_CALL) {
+				g = func_at(in->target);
+				j = g != SIZE_MAX ? insn_at(g, in->target) : SIZE_MAX;
+			} else {
+				g = pick_func();
+				j = insn_at(g, funcs[g].addr);
+			}
+			if (j == SIZE_MAX || sp == MAXSTACK) {
+				/* an outside callee returns to the next insn */
+				uint64_t t = in->kind == K_CALL ? in->target :
+				    libaddr(pc);
+
+				record(pc, t);
+				record(libaddr(t), next);
+				i++;
+				break;
+			}
+			record(pc, funcs[g].addr + funcs[g].in[j].off);
+			stack[sp++] = (struct frame){ f, i + 1 };
+			f = g;
+			i = j;
+			break;
+		case K_RET:
+		case K_JMPI:
+			sp--;
+			record(pc, funcs[stack[sp].f].addr +
+			    funcs[stack[sp].f].in[stack[sp].i].off);
+			f = stack[sp].f;
+			i = stack[sp].i;
+			break;
+		}
+	}
+	free(stack);
+}
+
+static int
+fcmp(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->size > y->size ? -1 : x->size < y->size;
+}
+
+static void
+load(const char *path)
+{
+	struct elfobj eo;
+	char eb[512];
+	const struct elf_seg *seg = NULL;
+	size_t k, n;
+
+	if (elfobj_open(&eo, path, eb, sizeof(eb)) == -1 ||
+	    elfobj_load_syms(&eo, eb, sizeof(eb)) == -1)
+		errx(1, "%s", eb);
+	if (eo.machine != 62 || !eo.is64)
+		errx(1, "%s: not an x86-64 ELF file", path);
+	for (k = 0; k < eo.nsegs; k++)
+		if (eo.segs[k].flags & 1) {	/* PF_X */
+			seg = &eo.segs[k];
+			break;
+		}
+	if (seg == NULL || seg->filesz == 0 || seg->filesz > (1ULL << 32))
+		errx(1, "%s: no executable segment", path);
+	code_vaddr = seg->vaddr;
+	code_size = seg->filesz;
+	code_memsz = seg->memsz;
+	code = xmalloc(code_size);
+	if (elfobj_read(&eo, seg->offset, code, code_size) == -1)
+		errx(1, "%s: cannot read the executable segment", path);
+	funcs = xcalloc(eo.nsyms + 1, sizeof(*funcs));
+	for (k = 0; k < eo.nsyms; k++) {
+		const struct elf_sym *s = &eo.syms[k];
+
+		if (s->size == 0 || s->addr < code_vaddr ||
+		    s->addr - code_vaddr >= code_size ||
+		    s->size > code_size - (s->addr - code_vaddr))
+			continue;
+		funcs[nfuncs++] = (struct func){ s->addr, s->size, NULL, 0, 0 };
+	}
+	qsort(funcs, nfuncs, sizeof(*funcs), fcmp);
+	/* one per address; a function overlapping the previous one goes */
+	for (k = n = 0; k < nfuncs; k++)
+		if (n == 0 || funcs[k].addr >= funcs[n - 1].addr + funcs[n - 1].size)
+			funcs[n++] = funcs[k];
+	nfuncs = n;
+	if (nfuncs == 0)
+		errx(1, "%s: no function symbols in its executable segment", path);
+	/* the mmap as perf records it: the executable PT_LOAD, page-aligned */
+	wb_puts(&wb, "# profpipe-events 1\n# source=cfgwalk\n# event=cycles:u\n");
+	{
+		const char *p = opt.path ? opt.path : path, *b = strrchr(p, '/');
+		uint64_t start = (seg->vaddr & ~(uint64_t)0xfff) + opt.bias;
+		uint64_t end = (seg->vaddr + seg->memsz + 0xfff) & ~(uint64_t)0xfff;
+
+		wb_printf(&wb, "comm %" PRIu64 " %" PRIu64 " 1000 1 %.15s\n",
+		    opt.pid, opt.pid, b ? b + 1 : p);
+		wb_printf(&wb, "mmap %" PRIu64 " %" PRIu64 " 1001 %" PRIx64
+		    " %" PRIx64 " %" PRIx64 " r-xp - %s\n", opt.pid, opt.pid,
+		    start, end - (seg->vaddr & ~(uint64_t)0xfff),
+		    seg->offset & ~(uint64_t)0xfff, p);
+	}
+	elfobj_close(&eo);
+}
+
+static void
+setup_zipf(void)
+{
+	size_t k;
+	double acc = 0;
+
+	rank_func = xcalloc(nfuncs, sizeof(*rank_func));
+	zipf_cdf = xcalloc(nfuncs, sizeof(*zipf_cdf));
+	for (k = 0; k < nfuncs; k++)
+		rank_func[k] = k;
+	for (k = nfuncs - 1; k > 0; k--) {	/* a seeded shuffle */
+		size_t r = (size_t)(rnd() % (k + 1)), t = rank_func[k];
+
+		rank_func[k] = rank_func[r];
+		rank_func[r] = t;
+	}
+	for (k = 0; k < nfuncs; k++) {
+		acc += 1.0 / ((double)k + 1.0);
+		zipf_cdf[k] = acc;
+	}
+}
+
+static void
+usage(void)
+{
+	printf("usage: %s [-o FILE] [-n SAMPLES] [-s SEED] [-d DEPTH] [-p PID]\n"
+	    "       [-b BIAS] [-P PERIOD] [-D uniform|skewed] [-m PATH] BINARY\n"
+	    "Random walks over BINARY's control flow, written as a profpipe-events\n"
+	    "stream of samples with branch stacks (mkperfdata makes perf.data).\n"
+	    "  -n, --samples N     samples to write (1000)\n"
+	    "  -s, --seed N        random seed (1); the output depends on it only\n"
+	    "  -d, --depth N       branches per sample, most recent first (32)\n"
+	    "  -p, --pid N         process id of the samples (4242)\n"
+	    "  -b, --bias HEX      load bias added to the binary's addresses (0;\n"
+	    "                      the load base of a PIE, e.g. 555555554000)\n"
+	    "  -P, --period N      mean branches between samples (16)\n"
+	    "  -D, --dist D        uniform: walks start in every function alike;\n"
+	    "                      skewed: Zipf-ranked hot functions and branch\n"
+	    "                      directions that prefer one side\n"
+	    "  -m, --path PATH     the mapped file's name (BINARY)\n"
+	    "  -o, --output FILE   output file (standard output)\n", progname);
+	exit(0);
+}
+
+static const struct option longopts[] = {
+	{ "output",	required_argument,	NULL, 'o' },
+	{ "samples",	required_argument,	NULL, 'n' },
+	{ "seed",	required_argument,	NULL, 's' },
+	{ "depth",	required_argument,	NULL, 'd' },
+	{ "pid",	required_argument,	NULL, 'p' },
+	{ "bias",	required_argument,	NULL, 'b' },
+	{ "period",	required_argument,	NULL, 'P' },
+	{ "dist",	required_argument,	NULL, 'D' },
+	{ "path",	required_argument,	NULL, 'm' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ NULL,		0,			NULL, 0 }
+};
+
+int
+main(int argc, char *argv[])
+{
+	const char *ofile = NULL;
+	struct output o;
+	uint64_t v;
+	int ch;
+
+	prog_init(argc, argv);
+	while ((ch = getopt_long(argc, argv, "o:n:s:d:p:b:P:D:m:h", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			ofile = optarg;
+			break;
+		case 'n':
+		case 's':
+		case 'd':
+		case 'p':
+		case 'P':
+			if (parse_u64(optarg, 10, ch == 's' ? UINT64_MAX :
+			    ch == 'p' ? INT32_MAX : 1u << 30, &v) == -1 ||
+			    (v == 0 && ch != 's' && ch != 'n'))
+				prog_usage_error("bad number '%s'", optarg);
+			if (ch == 'n')
+				opt.nsamples = v;
+			else if (ch == 's')
+				opt.seed = v;
+			else if (ch == 'd')
+				opt.depth = v;
+			else if (ch == 'p')
+				opt.pid = v;
+			else
+				opt.period = v;
+			break;
+		case 'b':
+			if (parse_hex64(optarg, &v) == -1 || (v & 0xfff) != 0)
+				prog_usage_error("bad load bias '%s' (hex, "
+				    "page-aligned)", optarg);
+			opt.bias = v;
+			break;
+		case 'D':
+			if (strcmp(optarg, "uniform") == 0)
+				opt.skewed = 0;
+			else if (strcmp(optarg, "skewed") == 0)
+				opt.skewed = 1;
+			else
+				prog_usage_error("bad distribution '%s'", optarg);
+			break;
+		case 'm':
+			opt.path = optarg;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 'V':
+			prog_version();
+		default:
+			prog_usage_error(NULL);
+		}
+	}
+	if (argc - optind != 1)
+		prog_usage_error("one BINARY expected");
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		errx(1, "capstone: cannot open x86-64");
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	rng = opt.seed;
+	out_open(&o, ofile);
+	wb_init(&wb, o.fp, 1 << 16);
+	load(argv[optind]);
+	if (opt.skewed)
+		setup_zipf();
+	ring = xcalloc(opt.depth, sizeof(*ring));
+	next_sample = 1 + rnd() % opt.period;
+	if (opt.nsamples > 0)
+		walk();
+	wb_printf(&wb, "exit %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+	    " %" PRIu64 "\n", opt.pid, opt.pid, opt.pid, opt.pid, time_ns + 1000);
+	wb_free(&wb);
+	out_commit(&o);
+	for (size_t k = 0; k < nfuncs; k++)
+		free(funcs[k].in);
+	free(funcs);
+	free(code);
+	free(ring);
+	free(rank_func);
+	free(zipf_cdf);
+	cs_close(&cs);
+	return 0;
+}
