@@ -21,6 +21,9 @@
 #define BF_FDE		0x04u	/* known only from .eh_frame */
 #define BF_PLT		0x08u	/* a PLT entry (name@PLT) */
 #define BF_ZEROSIZE	0x10u	/* symbol size 0: Size was set to MaxSize */
+#define BF_PSEUDO	0x20u	/* __BOLT_PSEUDO_.plt*: a PLT section's head */
+#define BF_NONSIMPLE	0x40u	/* discovery already made it non-simple (an
+				 * FDE conflict, a symbol inside it) */
 
 struct bfunc {
 	uint64_t	addr;		/* link-time address */
@@ -37,11 +40,27 @@ struct bfunc {
 	uint16_t	shndx;		/* section of the code */
 };
 
-/* a symbol inside a function other than its first name (an alias at the
- * same address, or a label further in: a secondary entry point) */
+/* a secondary entry point of a function: a symbol inside it that BOLT
+ * takes as another entry (RewriteInstance::discoverFileObjects and
+ * adjustFunctionBoundaries); sorted by address */
 struct fsym {
 	uint64_t	addr;
 	uint32_t	func;		/* index into functab.f */
+	const char	*name;		/* the symbol's unique name */
+};
+
+/* an FDE of .eh_frame, as BOLT's CFIReaderWriter keeps them: one per start
+ * address (the first with a non-zero range), sorted by start */
+struct fde {
+	uint64_t	start, range;
+	uint64_t	lsda;		/* 0: none */
+};
+
+/* an allocatable section */
+struct fsec {
+	uint64_t	addr, size, offset;
+	uint64_t	flags;		/* SHF_* */
+	uint32_t	type;		/* SHT_* */
 	const char	*name;
 };
 
@@ -52,11 +71,17 @@ struct functab {
 	size_t		 nsyms;
 	int		 has_relocs;	/* .rela.text present: BOLT's
 					 * relocation mode */
-	/* private: name index, string storage */
+	struct fde	*fdes;
+	size_t		 nfdes;
+	struct fsec	*secs;		/* allocatable sections by address */
+	size_t		 nsecs;
+	/* private: name index (open addressing, function index + 1),
+	 * string storage */
 	uint32_t	*nameidx;
-	size_t		 nameidxcap;
-	char		*strs;
-	size_t		 strslen, strscap;
+	const char	**nameof;	/* name of each nameidx slot */
+	size_t		 nameidxcap, nnames;
+	char		**strs;
+	size_t		 nstrs, strscap;
 };
 
 /* read the function table of eo (whose symbols need not be loaded yet);
@@ -68,6 +93,13 @@ void	 functab_free(struct functab *);
 const struct bfunc *functab_find(const struct functab *, uint64_t a);
 /* by fdata name (either form), or NULL */
 const struct bfunc *functab_by_name(const struct functab *, const char *);
+/* the allocatable section holding a, or NULL */
+const struct fsec *functab_section(const struct functab *, uint64_t a);
+/* the FDE starting at a, or NULL */
+const struct fde *functab_fde(const struct functab *, uint64_t a);
+/* the first secondary entry point of function i at or after a: index
+ * into syms, or nsyms */
+size_t	 functab_entries_from(const struct functab *, uint64_t a);
 /* fdata's escaping of a name (space and backslash get a backslash) */
 void	 functab_put_name(struct wbuf *, const char *name);
 
