@@ -1222,7 +1222,7 @@ functab_load(struct functab *ft, struct elfobj *eo, char *err, size_t errlen)
 {
 	Elf *elf = eo->elf;
 	Elf_Scn *scn = NULL, *symscn = NULL;
-	GElf_Shdr sh, symsh;
+	GElf_Shdr sh, symsh = { 0 };
 	size_t shstrndx, nscn, i, k, nrels = 0, capsecs = 0;
 	struct disc d;
 	struct dynrel *rels;

@@ -124,9 +124,13 @@ main(int argc, char **argv)
 	prog_init(argc, argv);
 	if (argc < 3)
 		prog_usage_error("usage: functest list|probe|expect|name BIN");
-	if (elfobj_open(&eo, argv[2], err, sizeof(err)) == -1 ||
-	    functab_load(&ft, &eo, err, sizeof(err)) == -1) {
+	if (elfobj_open(&eo, argv[2], err, sizeof(err)) == -1) {
 		fprintf(stderr, "%s: %s\n", progname, err);
+		return 1;
+	}
+	if (functab_load(&ft, &eo, err, sizeof(err)) == -1) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		elfobj_close(&eo);
 		return 1;
 	}
 	if (strcmp(argv[1], "list") == 0) {
