@@ -44,6 +44,8 @@ void	 prog_init(int argc, char **argv);	/* sets progname, LC_ALL=C */
 noreturn void prog_version(void);		/* prints "tool (profpipe) X" */
 noreturn void prog_usage_error(const char *fmt, ...) PRINTFLIKE(1, 2);
 						/* message + "try --help", exit 2 */
+/* "tool: path: strerror(errno)", exit 1: a file that cannot be opened */
+noreturn void prog_open_error(const char *path);
 
 /* parse.c: bounded number parsing; all return 0 on success, -1 on error */
 int	 parse_u64(const char *s, int base, uint64_t max, uint64_t *out);
@@ -51,6 +53,9 @@ int	 parse_hex64(const char *s, uint64_t *out);	/* "0x" optional */
 /* parse one field of s, stopping at ' ' or end; *endp after the field */
 int	 parse_hex64_field(const char *s, const char **endp, uint64_t *out);
 int	 parse_dec64_field(const char *s, const char **endp, uint64_t *out);
+/* s[0..len) for a message: bytes outside printable ASCII (and the
+ * backslash) as \xNN, cut with "..." to fit dstlen; returns dst */
+char	*vis_str(char *dst, size_t dstlen, const char *s, size_t len);
 /* hexscan(s, &v): up to 16 hex digits (either case) at s into v; returns
  * how many, 0 if none; stops at the first other byte, but may load all 16
  * bytes: s must have 16 readable bytes (lineio's LR_PAD) */

@@ -75,6 +75,8 @@ struct pa_reader {
 	char		**events;
 	uint32_t	 nevents;
 	size_t		 capevents;
+	uint32_t	*evhash;
+	size_t		 evhcap;
 	uint32_t	 curev;		/* event of the last E line */
 	uint64_t	 nentries;
 };

@@ -1,6 +1,7 @@
 /* See COPYING file for copyright and license details. */
 /* parse.c: number parsing with bounds and without locale or errno games. */
 #include <stdint.h>
+#include <string.h>
 
 #include "common.h"
 
@@ -92,3 +93,35 @@ parse_dec64_field(const char *s, const char **endp, uint64_t *out)
 	return 0;
 }
 
+
+char *
+vis_str(char *dst, size_t dstlen, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, o = 0;
+
+	if (dstlen < 8) {
+		if (dstlen > 0)
+			dst[0] = '\0';
+		return dst;
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (o + 8 > dstlen) {		/* room for "\xNN..." and NUL */
+			memcpy(dst + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			dst[o++] = (char)c;
+		else {
+			dst[o++] = '\\';
+			dst[o++] = 'x';
+			dst[o++] = hex[c >> 4];
+			dst[o++] = hex[c & 15];
+		}
+	}
+	dst[o] = '\0';
+	return dst;
+}

@@ -48,3 +48,12 @@ prog_usage_error(const char *fmt, ...)
 	fprintf(stderr, "Try '%s --help' for more information.\n", progname);
 	exit(2);
 }
+
+void
+prog_open_error(const char *path)
+{
+	fprintf(stderr, "%s: %s: %s\n", progname,
+	    path == NULL || strcmp(path, "-") == 0 ? "<stdin>" : path,
+	    strerror(errno));
+	exit(1);
+}

@@ -187,10 +187,11 @@ F $(h 16) $(h 32) 1"
 	run preagg -b "$APP" hand.events
 	[ "$status" -eq 0 ]
 	# current format: the newest entry is a branch only (B), the older one
-	# a trace (T branch, its target, the next newer branch source); the
-	# sample without branch stack an S entry under its event
+	# a trace (T branch, its target, the next newer branch source, with
+	# its branch's mispredict count); the sample without branch stack an
+	# S entry under its event
 	expected="B $(h 32) $(h 48) 1 0
-T $(h 5) $(h 16) $(h 32) 1
+T $(h 5) $(h 16) $(h 32) 1 1
 E cycles:u
 S $(h 16) 1"
 	[ "$output" = "$expected" ]
@@ -387,7 +388,7 @@ f $(h 36) $(h 40) 1"
 	printf 'F 1 2\n' > bad7
 	run preagg --merge bad7
 	[ "$status" -eq 1 ]
-	[ "$output" = "preagg: bad7:1: missing count" ]
+	[ "$output" = "preagg: bad7:1: F entry: missing count" ]
 	# no mapping of the binary: the names that were mapped
 	printf '# profpipe-events 1\nmmap 7 7 - 401000 1000 1000 r-xp - /opt/app.orig\nmmap 7 7 - 7f0000000000 1000 0 r--p - /lib/data.bin\nsample 7 7 - cycles:u 401000\n' > other.events
 	run preagg -b "$APP" other.events

@@ -1,0 +1,350 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * pa.c: BOLT's pre-aggregated profile, read and written one entry at a
+ * time (pa.h has the grammar).  Build-ids and event names are interned
+ * in hash tables, so a fleet merge may carry any number of them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pa.h"
+
+const char pa_letter[PA_NTYPES] = { 'E', 'S', 'T', 'R', 'B', 'F', 'f', 'r' };
+
+int
+pa_nloc(enum pa_type t)
+{
+	switch (t) {
+	case PA_E:
+		return 0;
+	case PA_S:
+		return 1;
+	case PA_T:
+	case PA_R:
+		return 3;
+	default:
+		return 2;
+	}
+}
+
+int
+pa_open(struct pa_reader *r, const char *path)
+{
+	memset(r, 0, sizeof(*r));
+	r->curev = PA_NO_EVENT;
+	if (lr_open(&r->lr, path) == -1)
+		return -1;
+	r->open = 1;
+	return 0;
+}
+
+static uint64_t
+strhash(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+/* intern s in a string table with an open-addressing index */
+static uint32_t
+intern(char ***strs, uint32_t *n, size_t *cap, uint32_t **idx,
+    size_t *idxcap, const char *s, size_t len)
+{
+	size_t j, i;
+
+	if ((size_t)(*n + 1) * 2 > *idxcap) {
+		free(*idx);
+		*idxcap = *idxcap ? *idxcap * 2 : 64;
+		*idx = xcalloc(*idxcap, sizeof(**idx));
+		for (i = 0; i < *n; i++) {
+			const char *t = (*strs)[i];
+
+			for (j = strhash(t, strlen(t)) & (*idxcap - 1);
+			    (*idx)[j] != 0; j = (j + 1) & (*idxcap - 1))
+				;
+			(*idx)[j] = (uint32_t)i + 1;
+		}
+	}
+	for (j = strhash(s, len) & (*idxcap - 1); (*idx)[j] != 0;
+	    j = (j + 1) & (*idxcap - 1)) {
+		const char *t = (*strs)[(*idx)[j] - 1];
+
+		if (strncmp(t, s, len) == 0 && t[len] == '\0')
+			return (*idx)[j] - 1;
+	}
+	if (*n >= UINT32_MAX - 3) {
+		fprintf(stderr, "%s: too many distinct names\n", progname);
+		exit(1);
+	}
+	xgrow(strs, cap, (size_t)*n + 1, sizeof(**strs));
+	(*strs)[*n] = xstrndup(s, len);
+	(*idx)[j] = *n + 1;
+	return (*n)++;
+}
+
+uint32_t
+pa_intern_buildid(struct pa_reader *r, const char *s, size_t len)
+{
+	return intern(&r->bids, &r->nbids, &r->capbids, &r->bidhash,
+	    &r->bidhcap, s, len);
+}
+
+uint32_t
+pa_intern_event(struct pa_reader *r, const char *s, size_t len)
+{
+	return intern(&r->events, &r->nevents, &r->capevents, &r->evhash,
+	    &r->evhcap, s, len);
+}
+
+const char *
+pa_buildid(const struct pa_reader *r, uint32_t obj)
+{
+	if (obj < 2 || PA_OBJ_BUILDID_INDEX(obj) >= r->nbids)
+		return NULL;
+	return r->bids[PA_OBJ_BUILDID_INDEX(obj)];
+}
+
+const char *
+pa_event(const struct pa_reader *r, uint32_t ev)
+{
+	return ev < r->nevents ? r->events[ev] : NULL;
+}
+
+void
+pa_close(struct pa_reader *r)
+{
+	uint32_t i;
+
+	if (r->open)
+		lr_close(&r->lr);
+	for (i = 0; i < r->nbids; i++)
+		free(r->bids[i]);
+	for (i = 0; i < r->nevents; i++)
+		free(r->events[i]);
+	free(r->bids);
+	free(r->events);
+	free(r->bidhash);
+	free(r->evhash);
+	memset(r, 0, sizeof(*r));
+}
+
+static int PRINTFLIKE(3, 4)
+perr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* the next space-separated field: its start and length; NULL at the end */
+static char *
+next_field(char **p, size_t *len)
+{
+	char *s = *p, *e;
+
+	while (*s == ' ')
+		s++;
+	if (*s == '\0')
+		return NULL;
+	for (e = s; *e != ' ' && *e != '\0'; e++)
+		;
+	*len = (size_t)(e - s);
+	*p = e;
+	return s;
+}
+
+/* a location: [buildid:]hex, X:hex, or -1/-2/-3 */
+static int
+parse_loc(struct pa_reader *r, const char *s, size_t len, struct pa_loc *l)
+{
+	const char *c = memchr(s, ':', len);
+	const char *h = s, *end;
+	uint64_t v;
+
+	l->obj = PA_OBJ_SELF;
+	if (len == 2 && s[0] == '-' && s[1] >= '1' && s[1] <= '3') {
+		l->addr = UINT64_MAX - (uint64_t)(s[1] - '1');
+		return 0;
+	}
+	if (c != NULL) {
+		if (c == s || (size_t)(c - s) == len - 1)
+			return -1;
+		if (c - s == 1 && (s[0] == 'X' || s[0] == 'x'))
+			l->obj = PA_OBJ_X;
+		else {
+			const char *q;
+
+			/* a build-id is hex; anything else is not a location */
+			for (q = s; q < c; q++)
+				if (!((*q >= '0' && *q <= '9') ||
+				    (*q >= 'a' && *q <= 'f') ||
+				    (*q >= 'A' && *q <= 'F')))
+					return -1;
+			l->obj = PA_OBJ_BUILDID(pa_intern_buildid(r, s,
+			    (size_t)(c - s)));
+		}
+		h = c + 1;
+	}
+	if (parse_hex64_field(h, &end, &v) == -1 || end != s + len)
+		return -1;
+	l->addr = v;
+	return 0;
+}
+
+static int
+parse_count(const char *s, size_t len, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (len == 0 || len > 20)
+		return -1;
+	for (i = 0; i < len; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+
+		if (d > 9 || x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+int
+pa_parse_line(struct pa_reader *r, char *line, struct pa_entry *e,
+    char *err, size_t errlen)
+{
+	char *p = line, *t, q[80];
+	size_t len = 0;
+	int i, n;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '#' || *p == '\0')
+		return 0;
+	memset(e, 0, sizeof(*e));
+	if ((t = next_field(&p, &len)) == NULL || len != 1 || (t = memchr(pa_letter, *t, PA_NTYPES)) == NULL)
+		return perr(err, errlen, "unknown entry type '%s'",
+		    vis_str(q, sizeof(q), line, strcspn(line, " ")));
+	e->type = (enum pa_type)(t - pa_letter);
+	if (e->type == PA_E) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0' || strchr(p, ' ') != NULL)
+			return perr(err, errlen, "bad event line: an E "
+			    "entry takes one event name");
+		r->curev = e->event = pa_intern_event(r, p, strlen(p));
+		r->nentries++;
+		return 1;
+	}
+	n = e->nloc = pa_nloc(e->type);
+	for (i = 0; i < n; i++) {
+		if ((t = next_field(&p, &len)) == NULL)
+			return perr(err, errlen, "%c entry: missing location "
+			    "%d of %d", pa_letter[e->type], i + 1, n);
+		if (parse_loc(r, t, len, &e->loc[i]) == -1)
+			return perr(err, errlen, "%c entry: bad location '%s'",
+			    pa_letter[e->type], vis_str(q, sizeof(q), t, len));
+	}
+	if ((t = next_field(&p, &len)) == NULL)
+		return perr(err, errlen, "%c entry: missing count",
+		    pa_letter[e->type]);
+	if (parse_count(t, len, &e->count) == -1)
+		return perr(err, errlen, "%c entry: bad count '%s'",
+		    pa_letter[e->type], vis_str(q, sizeof(q), t, len));
+	if ((t = next_field(&p, &len)) != NULL) {
+		if (e->type != PA_B && e->type != PA_T && e->type != PA_R)
+			return perr(err, errlen, "%c entry: extra field '%s'",
+			    pa_letter[e->type], vis_str(q, sizeof(q), t, len));
+		if (parse_count(t, len, &e->mis) == -1)
+			return perr(err, errlen, "%c entry: bad mispredict "
+			    "count '%s'", pa_letter[e->type],
+			    vis_str(q, sizeof(q), t, len));
+		e->has_mis = 1;
+		if ((t = next_field(&p, &len)) != NULL)
+			return perr(err, errlen, "%c entry: extra field '%s'",
+			    pa_letter[e->type], vis_str(q, sizeof(q), t, len));
+	} else if (e->type == PA_B)
+		return perr(err, errlen, "B entry: missing mispredict count");
+	if (e->type == PA_S)
+		e->event = r->curev;
+	else
+		e->event = PA_NO_EVENT;
+	r->nentries++;
+	return 1;
+}
+
+int
+pa_next(struct pa_reader *r, struct pa_entry *e)
+{
+	char err[200];
+	int k;
+
+	while (lr_next(&r->lr)) {
+		if ((k = pa_parse_line(r, r->lr.buf, e, err, sizeof(err))) == 1)
+			return 1;
+		if (k == -1)
+			lr_errx(&r->lr, "%s", err);
+	}
+	return 0;
+}
+
+void
+pa_put_loc(struct wbuf *w, const struct pa_loc *l, const struct pa_reader *r)
+{
+	if (l->obj == PA_OBJ_X)
+		wb_puts(w, "X:");
+	else if (l->obj != PA_OBJ_SELF) {
+		const char *b = r != NULL ? pa_buildid(r, l->obj) : NULL;
+
+		if (b != NULL) {
+			wb_puts(w, b);
+			wb_putc(w, ':');
+		}
+	}
+	wb_hex(w, l->addr);
+}
+
+void
+pa_put_event(struct wbuf *w, const char *name)
+{
+	wb_puts(w, "E ");
+	wb_puts(w, name);
+	wb_putc(w, '\n');
+}
+
+void
+pa_put_entry(struct wbuf *w, const struct pa_entry *e,
+    const struct pa_reader *r)
+{
+	int i;
+
+	if (e->type == PA_E) {
+		const char *name = r != NULL ? pa_event(r, e->event) : NULL;
+
+		pa_put_event(w, name != NULL ? name : "");
+		return;
+	}
+	wb_putc(w, pa_letter[e->type]);
+	for (i = 0; i < e->nloc; i++) {
+		wb_putc(w, ' ');
+		pa_put_loc(w, &e->loc[i], r);
+	}
+	wb_putc(w, ' ');
+	wb_dec(w, e->count);
+	if (e->type == PA_B || ((e->type == PA_T || e->type == PA_R) &&
+	    e->has_mis)) {
+		wb_putc(w, ' ');
+		wb_dec(w, e->mis);
+	}
+	wb_putc(w, '\n');
+}

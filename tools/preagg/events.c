@@ -1,0 +1,632 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * events.c: the profpipe-events stream: side-band records (mmap, fork,
+ * comm, exit, buildid), per-process state indexed by pid, mapping
+ * contexts, and the head of each sample (the rest is parse.c's).
+ *
+ * Each process has its own slot in a hash table by pid with its
+ * mappings of the selected binaries, so that a record costs the same
+ * whatever the number of processes.  A process that exits is dropped a
+ * while later (after EXIT_LAG more exits): in file order a sample may
+ * follow its process's exit record.
+ */
+#include <err.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "preagg.h"
+
+#define PID_NONE	INT64_MIN	/* "-": no pid field */
+#define EXIT_LAG	4096
+
+extern int64_t *pids;
+extern size_t npids;
+
+/* the state of one process */
+struct pidslot {
+	int64_t		 pid;
+	uint32_t	 ctx;	/* 0 = unknown (mappings changed), 1 = no
+				 * mappings of a selected binary, c + 2 =
+				 * ctxs[c] */
+	uint8_t		 used, exited;
+	uint16_t	 nmaps, capmaps;
+	struct mapping	*maps;
+};
+static struct pidslot *pidtab;
+static size_t pidcap, pidn;
+
+/* exited pids, oldest first, to be dropped EXIT_LAG exits later */
+static int64_t exitq[EXIT_LAG];
+static size_t exitqn, exitqhead;
+
+struct ctx *ctxs;
+static size_t nctx, capctx;
+struct mapping *snap;
+static size_t nsnap, capsnap;
+
+/* path -> build-id, from "buildid" records */
+struct bidrec {
+	char		*path, *hex;
+};
+static struct bidrec *bidtab;
+static size_t bidcap, bidn;
+
+char *seen_names[NNAMES];
+int nseen;
+
+/* ---- fields ---- */
+
+/* next space-separated field of *p; NULL at end of line */
+static char *
+field(char **p, size_t *len)
+{
+	char *s = *p, *e;
+
+	if (s == NULL || *s == '\0')
+		return NULL;
+	e = strchr(s, ' ');
+	if (e == NULL) {
+		*len = strlen(s);
+		*p = s + *len;
+	} else {
+		*len = (size_t)(e - s);
+		*p = e + 1;
+	}
+	return s;
+}
+
+/* a decimal field up to max; '-' gives dash */
+static int
+fld_dec(char **p, uint64_t max, uint64_t dash, uint64_t *v)
+{
+	size_t len, i;
+	char *s = field(p, &len);
+	uint64_t x = 0;
+
+	if (s == NULL || len == 0)
+		return -1;
+	if (len == 1 && *s == '-') {
+		*v = dash;
+		return 0;
+	}
+	if (len > 20)
+		return -1;
+	for (i = 0; i < len; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+
+		if (d > 9 || x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	if (x > max)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* a pid or tid: u32 decimal, -1, or '-' (PID_NONE) */
+static int
+fld_pid(char **p, int64_t *pid)
+{
+	uint64_t v;
+
+	if (**p == '-' && (*p)[1] == '1' && ((*p)[2] == ' ' || (*p)[2] == '\0')) {
+		*p += (*p)[2] == ' ' ? 3 : 2;
+		*pid = -1;
+		return 0;
+	}
+	if (fld_dec(p, UINT32_MAX, UINT64_MAX, &v) == -1)
+		return -1;
+	*pid = v == UINT64_MAX ? PID_NONE : (int64_t)v;
+	return 0;
+}
+
+/* a time in nanoseconds (u64), or '-' (UINT64_MAX) */
+static int
+fld_time(char **p, uint64_t *t)
+{
+	return fld_dec(p, UINT64_MAX, UINT64_MAX, t);
+}
+
+static int
+fld_hex(char **p, uint64_t *v)
+{
+	const char *end;
+
+	if (**p == '\0' || parse_hex64_field(*p, &end, v) == -1)
+		return -1;
+	if (*end != ' ' && *end != '\0')
+		return -1;
+	*p = (char *)(*end == ' ' ? end + 1 : end);
+	return 0;
+}
+
+static const char *
+basename_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static uint64_t
+strhash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static int
+wanted_pid(int64_t pid)
+{
+	size_t i;
+
+	if (npids == 0)
+		return 1;
+	for (i = 0; i < npids; i++)
+		if (pids[i] == pid)
+			return 1;
+	return 0;
+}
+
+static const char *
+buildid_for_path(const char *path)
+{
+	size_t j;
+
+	if (bidcap == 0)
+		return NULL;
+	for (j = strhash(path) & (bidcap - 1); bidtab[j].path != NULL;
+	    j = (j + 1) & (bidcap - 1))
+		if (strcmp(bidtab[j].path, path) == 0)
+			return bidtab[j].hex;
+	return NULL;
+}
+
+static void
+note_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nseen; i++)
+		if (strcmp(seen_names[i], name) == 0)
+			return;
+	if (nseen < NNAMES)
+		seen_names[nseen++] = xstrdup(name);
+}
+
+/* ---- per-process state ---- */
+
+static size_t
+pid_home(int64_t pid)
+{
+	return (size_t)(((uint64_t)pid * 0x9e3779b97f4a7c15ULL) >> 20) &
+	    (pidcap - 1);
+}
+
+/* the slot of pid, or NULL */
+static struct pidslot *
+pid_find(int64_t pid)
+{
+	size_t j;
+
+	if (pidcap == 0)
+		return NULL;
+	for (j = pid_home(pid); pidtab[j].used; j = (j + 1) & (pidcap - 1))
+		if (pidtab[j].pid == pid)
+			return &pidtab[j];
+	return NULL;
+}
+
+/* the slot of pid, made if need be */
+static struct pidslot *
+pid_slot(int64_t pid)
+{
+	struct pidslot *s;
+	size_t j;
+
+	if ((s = pid_find(pid)) != NULL)
+		return s;
+	if ((pidn + 1) * 2 > pidcap) {
+		struct pidslot *old = pidtab;
+		size_t oldcap = pidcap, i;
+
+		pidcap = pidcap ? pidcap * 2 : 64;
+		pidtab = xcalloc(pidcap, sizeof(*pidtab));
+		for (i = 0; i < oldcap; i++) {
+			if (!old[i].used)
+				continue;
+			for (j = pid_home(old[i].pid); pidtab[j].used;
+			    j = (j + 1) & (pidcap - 1))
+				;
+			pidtab[j] = old[i];
+		}
+		free(old);
+	}
+	for (j = pid_home(pid); pidtab[j].used; j = (j + 1) & (pidcap - 1))
+		;
+	memset(&pidtab[j], 0, sizeof(pidtab[j]));
+	pidtab[j].used = 1;
+	pidtab[j].pid = pid;
+	pidn++;
+	return &pidtab[j];
+}
+
+/* forget pid: linear probing's deletion, moving back the slots after it
+ * that would no longer be found */
+static void
+pid_drop(int64_t pid)
+{
+	struct pidslot *s = pid_find(pid);
+	size_t i, j, k;
+
+	if (s == NULL)
+		return;
+	free(s->maps);
+	i = (size_t)(s - pidtab);
+	pidtab[i].used = 0;
+	pidn--;
+	for (j = (i + 1) & (pidcap - 1); pidtab[j].used;
+	    j = (j + 1) & (pidcap - 1)) {
+		k = pid_home(pidtab[j].pid);
+		/* the slot at j may move to the hole at i unless its home
+		 * lies cyclically in (i, j] */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		pidtab[i] = pidtab[j];
+		pidtab[j].used = 0;
+		i = j;
+	}
+}
+
+static struct mapping *
+find_map(struct pidslot *s, int bin)
+{
+	uint16_t i;
+
+	for (i = 0; i < s->nmaps; i++)
+		if (s->maps[i].bin == bin)
+			return &s->maps[i];
+	return NULL;
+}
+
+static struct mapping *
+add_map(struct pidslot *s)
+{
+	if (s->nmaps == s->capmaps) {
+		size_t cap = s->capmaps;
+
+		xgrow(&s->maps, &cap, (size_t)s->nmaps + 1, sizeof(*s->maps));
+		s->capmaps = cap > UINT16_MAX ? UINT16_MAX : (uint16_t)cap;
+	}
+	return &s->maps[s->nmaps++];
+}
+
+/* a record about pid: it lives (again, if its pid was reused) */
+static struct pidslot *
+pid_alive(int64_t pid)
+{
+	struct pidslot *s = pid_slot(pid);
+
+	s->exited = 0;
+	return s;
+}
+
+/* ---- records ---- */
+
+static void
+on_mmap(struct lineio *lr, char *p)
+{
+	int64_t pid, tid;
+	uint64_t t, start, len, pgoff, base = 0;
+	size_t n;
+	char *prot, *bid, *path;
+	const char *name, *known;
+	struct pidslot *s = NULL;
+	int i;
+
+	if (fld_pid(&p, &pid) || fld_pid(&p, &tid) || fld_time(&p, &t) ||
+	    fld_hex(&p, &start) || fld_hex(&p, &len) || fld_hex(&p, &pgoff) ||
+	    (prot = field(&p, &n)) == NULL || n != 4 ||
+	    (bid = field(&p, &n)) == NULL || *p == '\0')
+		lr_errx(lr, "malformed mmap record");
+	bid[n] = '\0';
+	path = p;
+	if (pid == -1 || pid == PID_NONE || strncmp(path, "//", 2) == 0 ||
+	    path[0] == '[')
+		return;
+	name = basename_of(path);
+	if (strcmp(name, "(deleted)") == 0)
+		return;
+	known = strcmp(bid, "-") != 0 ? bid : buildid_for_path(path);
+	if (prot[2] == 'x')
+		note_name(name);
+	for (i = 0; i < nbins; i++) {
+		struct binary *b = &bins[i];
+		struct mapping *m;
+
+		if (known != NULL && b->buildid[0] != '\0') {
+			if (strncmp(known, b->buildid, strlen(known)) != 0)
+				continue;
+		} else if (strcmp(name, b->name) != 0)
+			continue;
+		if (s == NULL)
+			s = pid_alive(pid);
+		/* perf2bolt keeps the first mapping of the binary per pid */
+		if ((m = find_map(s, i)) != NULL && !m->forked)
+			continue;
+		if (b->fixed) {
+			if (!fixed_mapping_matches(b, start)) {
+				if (!qflag)
+					lr_warnx(lr, "ignoring mapping of %s at "
+					    "0x%" PRIx64, b->name, start);
+				continue;
+			}
+		} else if (mapping_base(b, start, pgoff,
+		    !lflag && prot[2] == 'x', &base) == -1) {
+			if (!qflag)
+				lr_warnx(lr, "no segment of %s at file offset "
+				    "0x%" PRIx64 ": ignoring the mapping at 0x%"
+				    PRIx64, b->name, pgoff, start);
+			continue;
+		}
+		if (m == NULL)
+			m = add_map(s);
+		*m = (struct mapping){ i, 0, start, len, base };
+		s->ctx = 0;
+	}
+}
+
+static void
+on_fork(struct lineio *lr, char *p)
+{
+	int64_t pid, ppid, tid, ptid;
+	uint64_t t;
+	struct pidslot *parent, *child;
+	uint16_t i, n;
+
+	if (fld_pid(&p, &pid) || fld_pid(&p, &ppid) || fld_pid(&p, &tid) ||
+	    fld_pid(&p, &ptid) || fld_time(&p, &t) || *p != '\0')
+		lr_errx(lr, "malformed fork record");
+	/* as perf2bolt: a child forked during the recording inherits its
+	 * parent's mappings of the binary */
+	if (pid == ppid || t == 0 || (parent = pid_find(ppid)) == NULL ||
+	    parent->nmaps == 0)
+		return;
+	child = pid_alive(pid);
+	parent = pid_find(ppid);	/* the table may have grown */
+	n = parent->nmaps;
+	for (i = 0; i < n; i++) {
+		struct mapping *m;
+
+		if (find_map(child, parent->maps[i].bin) != NULL)
+			continue;
+		m = add_map(child);
+		*m = parent->maps[i];
+		m->forked = 1;
+		child->ctx = 0;
+	}
+}
+
+static void
+on_comm(struct lineio *lr, char *p)
+{
+	int64_t pid, tid;
+	uint64_t t, exec;
+	struct pidslot *s;
+	uint16_t i;
+
+	if (fld_pid(&p, &pid) || fld_pid(&p, &tid) || fld_time(&p, &t) ||
+	    fld_dec(&p, 1, UINT64_MAX, &exec) || exec == UINT64_MAX)
+		lr_errx(lr, "malformed comm record");
+	if (exec != 1 || (s = pid_find(pid)) == NULL)
+		return;
+	s->exited = 0;
+	/* a forked child that runs execve loses the inherited mappings */
+	for (i = 0; i < s->nmaps;) {
+		if (s->maps[i].forked) {
+			s->maps[i] = s->maps[--s->nmaps];
+			s->ctx = 0;
+		} else
+			i++;
+	}
+}
+
+static void
+on_exit_rec(struct lineio *lr, char *p)
+{
+	int64_t pid, ppid, tid, ptid, old;
+	uint64_t t;
+	struct pidslot *s;
+
+	if (fld_pid(&p, &pid) || fld_pid(&p, &ppid) || fld_pid(&p, &tid) ||
+	    fld_pid(&p, &ptid) || fld_time(&p, &t) || *p != '\0')
+		lr_errx(lr, "malformed exit record");
+	/* a thread's exit is not its process's */
+	if (pid != tid || (s = pid_find(pid)) == NULL || s->exited)
+		return;
+	s->exited = 1;
+	if (exitqn == EXIT_LAG) {
+		old = exitq[exitqhead];
+		exitqhead = (exitqhead + 1) % EXIT_LAG;
+		exitqn--;
+		if ((s = pid_find(old)) != NULL && s->exited)
+			pid_drop(old);
+	}
+	exitq[(exitqhead + exitqn++) % EXIT_LAG] = pid;
+}
+
+static void
+on_buildid(struct lineio *lr, char *p)
+{
+	int64_t pid;
+	size_t n, j;
+	char *bid;
+
+	if (fld_pid(&p, &pid) || (bid = field(&p, &n)) == NULL || *p == '\0')
+		lr_errx(lr, "malformed buildid record");
+	if ((bidn + 1) * 2 > bidcap) {
+		struct bidrec *old = bidtab;
+		size_t oldcap = bidcap, i;
+
+		bidcap = bidcap ? bidcap * 2 : 64;
+		bidtab = xcalloc(bidcap, sizeof(*bidtab));
+		for (i = 0; i < oldcap; i++) {
+			if (old[i].path == NULL)
+				continue;
+			for (j = strhash(old[i].path) & (bidcap - 1);
+			    bidtab[j].path != NULL; j = (j + 1) & (bidcap - 1))
+				;
+			bidtab[j] = old[i];
+		}
+		free(old);
+	}
+	for (j = strhash(p) & (bidcap - 1); bidtab[j].path != NULL;
+	    j = (j + 1) & (bidcap - 1))
+		if (strcmp(bidtab[j].path, p) == 0)
+			return;		/* the first record of a path holds */
+	bidtab[j].path = xstrdup(p);
+	bidtab[j].hex = xstrndup(bid, n);
+	bidn++;
+}
+
+/* ---- contexts ---- */
+
+/* resolve everything counted so far and forget the contexts (the parsers
+ * are idle) */
+void
+flush_all(void)
+{
+	size_t i;
+
+	flush_parsers();
+	nctx = nsnap = 0;
+	for (i = 0; i < pidcap; i++)
+		pidtab[i].ctx = 0;
+}
+
+/* the context of pid's mappings now (see struct pidslot); the pending
+ * jobs must have run before a flush */
+static uint32_t
+pid_ctx(struct lineio *lr, int64_t pid)
+{
+	struct pidslot *s = pid_find(pid);
+	uint16_t i;
+	size_t first;
+
+	if (s == NULL || s->nmaps == 0)
+		return 1;
+	if (s->ctx != 0)
+		return s->ctx;
+	if (nctx >= CTX_MAX || nsnap >= SNAP_MAX) {
+		run_jobs(lr);
+		flush_all();
+	}
+	first = nsnap;
+	xgrow(&snap, &capsnap, nsnap + s->nmaps, sizeof(*snap));
+	for (i = 0; i < s->nmaps; i++)
+		snap[nsnap++] = s->maps[i];
+	xgrow(&ctxs, &capctx, nctx + 1, sizeof(*ctxs));
+	ctxs[nctx].first = first;
+	ctxs[nctx].n = nsnap - first;
+	return s->ctx = (uint32_t)(nctx++ + 2);
+}
+
+/* the head of a sample line; the rest becomes a job */
+static void
+on_sample(struct lineio *lr, char *p)
+{
+	static const char *lastev;
+	static size_t lastevlen;
+	static uint32_t lastevi;
+	int64_t pid, tid;
+	uint64_t t, ip;
+	size_t len, evlen;
+	char *ev;
+	uint32_t c;
+	struct job *j;
+
+	if (fld_pid(&p, &pid) || fld_pid(&p, &tid) || fld_time(&p, &t) ||
+	    (ev = field(&p, &evlen)) == NULL || *p == '\0') {
+		run_jobs(lr);	/* an error on an earlier line comes first */
+		lr_errx(lr, "malformed sample record");
+	}
+	nsamples++;
+	if (!wanted_pid(pid) || (c = pid_ctx(lr, pid)) == 1) {
+		if (parse_ip(p, &ip, &len) == -1) {
+			char q[80];
+
+			run_jobs(lr);
+			lr_errx(lr, "bad ip '%s'", vis_str(q, sizeof(q), p, len));
+		}
+		return;
+	}
+	nused++;
+	j = job_new();
+	j->rest = p;
+	j->lineno = lr->lineno;
+	j->ctx = c - 2;
+	/* the event's index, without a search for the usual repeat */
+	if (lastev == NULL || evlen != lastevlen ||
+	    memcmp(ev, lastev, evlen) != 0) {
+		lastevi = event_index(ev, evlen);
+		lastev = event_name(lastevi);
+		lastevlen = evlen;
+	}
+	j->ev = lastevi;
+}
+
+void
+aggregate(const char *path)
+{
+	struct lineio lr;
+	char *p, q[80];
+	int r;
+
+	if (lr_open(&lr, path) == -1)
+		prog_open_error(path);
+	for (;;) {
+		/* the jobs point into the block: they run before it moves */
+		if ((r = lr_next_buffered(&lr)) == -1) {
+			run_jobs(&lr);
+			r = lr_next(&lr);
+		}
+		if (r == 0)
+			break;
+		p = lr.buf;
+		if (strncmp(p, "sample ", 7) == 0) {
+			on_sample(&lr, p + 7);
+			continue;
+		}
+		run_jobs(&lr);
+		if (lr.lineno == 1 && strncmp(p, "# ", 2) == 0 &&
+		    strncmp(p, "# profpipe-events ", 18) != 0)
+			lr_errx(&lr, "expected a 'profpipe-events' stream");
+		if (*p == '#' || *p == '\0')
+			continue;
+		if (strncmp(p, "mmap ", 5) == 0)
+			on_mmap(&lr, p + 5);
+		else if (strncmp(p, "fork ", 5) == 0)
+			on_fork(&lr, p + 5);
+		else if (strncmp(p, "comm ", 5) == 0)
+			on_comm(&lr, p + 5);
+		else if (strncmp(p, "exit ", 5) == 0)
+			on_exit_rec(&lr, p + 5);
+		else if (strncmp(p, "buildid ", 8) == 0)
+			on_buildid(&lr, p + 8);
+		else if (strncmp(p, "lost ", 5) == 0)
+			continue;
+		else
+			lr_errx(&lr, "unknown record '%s'",
+			    vis_str(q, sizeof(q), p, strcspn(p, " ")));
+	}
+	run_jobs(&lr);
+	flush_all();
+	lr_close(&lr);
+}

@@ -1,0 +1,292 @@
+/* See COPYING file for copyright and license details. */
+/* main.c: preagg's options, the binaries it profiles, and usage. */
+#include <sys/stat.h>
+
+#include <gelf.h>
+#include <getopt.h>
+#include <sched.h>
+#include <err.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "preagg.h"
+
+struct binary bins[MAXBIN];
+int nbins;
+int lflag, mflag, qflag, vflag, buildid_locs;
+uint64_t nsamples, nused, nnolbr, nbranches, nkernel;
+int64_t *pids;		/* --pid: only these (events.c) */
+size_t npids;
+
+static void	 load_binary(struct binary *);
+static int	 default_threads(const char *);
+static noreturn void usage(int);
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "binary",	required_argument, NULL, 'b' },
+		{ "buildid-locations", no_argument, NULL, 'B' },
+		{ "legacy",	no_argument,	   NULL, 'l' },
+		{ "merge",	no_argument,	   NULL, 'm' },
+		{ "output",	required_argument, NULL, 'o' },
+		{ "pid",	required_argument, NULL, 'p' },
+		{ "threads",	required_argument, NULL, 'j' },
+		{ "quiet",	no_argument,	   NULL, 'q' },
+		{ "verbose",	no_argument,	   NULL, 'v' },
+		{ "help",	no_argument,	   NULL, 'h' },
+		{ "version",	no_argument,	   NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct output out;
+	const char *ofile = NULL;
+	uint64_t v;
+	int ch, i, nthreads;	/* parsing threads */
+
+	prog_init(argc, argv);
+	nthreads = 0;	/* default_threads() */
+	while ((ch = getopt_long(argc, argv, "b:Bj:lmo:p:qvh", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'b':
+			if (nbins == MAXBIN)
+				prog_usage_error("more than %d binaries", MAXBIN);
+			bins[nbins++].path = optarg;
+			break;
+		case 'B':
+			buildid_locs = 1;
+			break;
+		case 'j':
+			if (parse_u64(optarg, 10, 256, &v) == -1 || v == 0)
+				prog_usage_error("bad thread count '%s'", optarg);
+			nthreads = (int)v;
+			break;
+		case 'l':
+			lflag = 1;
+			break;
+		case 'm':
+			mflag = 1;
+			break;
+		case 'o':
+			ofile = optarg;
+			break;
+		case 'p':
+			if (parse_u64(optarg, 10, INT32_MAX, &v) == -1)
+				prog_usage_error("bad pid '%s'", optarg);
+			pids = xreallocarray(pids, npids + 1, sizeof(*pids));
+			pids[npids++] = (int64_t)v;
+			break;
+		case 'q':
+			qflag = 1;
+			break;
+		case 'v':
+			vflag = 1;
+			break;
+		case 'h':
+			usage(0);
+		case 'V':
+			prog_version();
+		default:
+			prog_usage_error(NULL);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (mflag && (nbins || lflag || buildid_locs || nthreads || npids))
+		prog_usage_error("--merge takes none of -b, -l, -B, -j, -p: "
+		    "it sums entries as they are");
+	if (!mflag && nbins == 0)
+		prog_usage_error("no --binary given");
+	for (i = 0; i < nbins; i++)
+		load_binary(&bins[i]);
+	if (nbins > 1)
+		buildid_locs = 1;
+	for (i = 0; i < nbins && buildid_locs; i++)
+		if (bins[i].buildid[0] == '\0')
+			errx(1, "%s: no build-id, needed for buildid:offset "
+			    "locations", bins[i].path);
+
+	out_open(&out, ofile);
+	if (!mflag)
+		parsers_start(nthreads ? nthreads :
+		    default_threads(argc == 0 ? "-" : argv[0]));
+	if (argc == 0) {
+		if (mflag)
+			merge("-");
+		else
+			aggregate("-");
+	}
+	for (i = 0; i < argc; i++) {
+		if (mflag)
+			merge(argv[i]);
+		else
+			aggregate(argv[i]);
+	}
+	if (!mflag)
+		parsers_stop();
+	if (!mflag && !qflag) {
+		if (nsamples == 0)
+			warnx("no samples in the input");
+		else if (nused == 0) {
+			char names[600] = "";
+			size_t len = 0;
+
+			for (i = 0; i < nseen && len < sizeof(names) - 1; i++)
+				len += (size_t)snprintf(names + len,
+				    sizeof(names) - len, "%s%s", i ? ", " : "",
+				    seen_names[i]);
+			if (len >= sizeof(names))
+				len = sizeof(names) - 1;
+			warnx("no samples of the selected binaries (%" PRIu64
+			    " samples read%s%s%s)", nsamples,
+			    nseen ? "; code mapped from " : "", names,
+			    nseen == NNAMES ? ", ..." : "");
+		}
+		else if (lflag && nnolbr == nused)
+			warnx("the samples have no branch stacks: --legacy "
+			    "writes nothing for them");
+	}
+	if (vflag && !mflag)
+		fprintf(stderr, "%s: %" PRIu64 " samples, %" PRIu64 " of the "
+		    "selected binaries (%" PRIu64 " without branch stack), %"
+		    PRIu64 " branch-stack entries kept, %" PRIu64 " with a "
+		    "kernel end dropped; %zu distinct entries\n", progname,
+		    nsamples, nused, nnolbr, nbranches, nkernel, tabn);
+	else if (vflag)
+		fprintf(stderr, "%s: %zu distinct entries\n", progname, tabn);
+	write_entries(out.fp);
+	out_commit(&out);
+	return 0;
+}
+
+/* parsing threads: one per CPU we may run on, up to 4, leaving one to the
+ * stage that writes into our pipe */
+static int
+default_threads(const char *first)
+{
+	cpu_set_t set;
+	struct stat st;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		n = CPU_COUNT(&set);
+	else
+		n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if ((strcmp(first, "-") == 0 ? fstat(0, &st) : stat(first, &st)) == 0 &&
+	    S_ISFIFO(st.st_mode))
+		n--;
+	return n < 1 ? 1 : n > 4 ? 4 : n;
+}
+
+static int
+funccmp(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* end of the section holding symbol s, or UINT64_MAX */
+static uint64_t
+section_end(struct binary *b, const struct elf_sym *s)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (s->shndx == 0 || s->shndx >= 0xff00 ||
+	    (scn = elf_getscn(b->eo.elf, s->shndx)) == NULL ||
+	    gelf_getshdr(scn, &sh) == NULL)
+		return UINT64_MAX;
+	return sh.sh_addr + sh.sh_size;
+}
+
+/* Function ranges as BOLT sees them from the symbol table: a symbol
+ * reaches the next symbol or the end of its section (BOLT's maximum
+ * size); PLT sections are functions of their own. */
+static void
+load_binary(struct binary *b)
+{
+	const char *path = b->path;
+	char errbuf[512];
+	size_t i, j, n = 0, shstrndx;
+	uint64_t end, send;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	const char *sname;
+
+	if (elfobj_open(&b->eo, path, errbuf, sizeof(errbuf)) == -1 ||
+	    elfobj_load_syms(&b->eo, errbuf, sizeof(errbuf)) == -1)
+		errx(1, "%s", errbuf);
+	b->name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	b->fixed = b->eo.type == 2;	/* ET_EXEC */
+	hex_encode(b->buildid, b->eo.buildid, b->eo.buildid_len);
+	b->funcs = xcalloc(b->eo.nsyms + 16, sizeof(*b->funcs));
+	for (i = 0; i < b->eo.nsyms; i = j) {
+		const struct elf_sym *s = &b->eo.syms[i];
+
+		end = s->addr + s->size;
+		for (j = i + 1; j < b->eo.nsyms &&
+		    b->eo.syms[j].addr == s->addr; j++)
+			if (b->eo.syms[j].addr + b->eo.syms[j].size > end)
+				end = b->eo.syms[j].addr + b->eo.syms[j].size;
+		/* DataAggregator looks functions up by their maximum size:
+		 * up to the next symbol or the end of the section */
+		send = j < b->eo.nsyms ? b->eo.syms[j].addr : UINT64_MAX;
+		if (section_end(b, s) < send)
+			send = section_end(b, s);
+		if (send != UINT64_MAX && send > end)
+			end = send;
+		if (end <= s->addr)
+			end = s->addr + 1;
+		b->funcs[n++] = (struct func){ s->addr, end };
+	}
+	if (elf_getshdrstrndx(b->eo.elf, &shstrndx) == 0) {
+		while ((scn = elf_nextscn(b->eo.elf, scn)) != NULL && n <
+		    b->eo.nsyms + 16) {
+			if (gelf_getshdr(scn, &sh) == NULL || sh.sh_size == 0 ||
+			    (sname = elf_strptr(b->eo.elf, shstrndx,
+			    sh.sh_name)) == NULL)
+				continue;
+			if (strcmp(sname, ".plt") == 0 ||
+			    strcmp(sname, ".plt.sec") == 0 ||
+			    strcmp(sname, ".plt.got") == 0 ||
+			    strcmp(sname, ".iplt") == 0)
+				b->funcs[n++] = (struct func){ sh.sh_addr,
+				    sh.sh_addr + sh.sh_size };
+		}
+	}
+	b->nfuncs = n;
+	qsort(b->funcs, n, sizeof(*b->funcs), funccmp);
+	if (n == 0 && !qflag)
+		warnx("%s: no function symbols", path);
+}
+
+static void
+usage(int status)
+{
+	printf("usage: %s -b binary [-b binary...] [-lBqv] [-j n] [-p pid] [-o file]\n"
+	    "              [file...]\n"
+	    "       %s --merge [-v] [-o file] [file...]\n"
+	    "Fold a profpipe-events stream (perfdecode) into BOLT's pre-aggregated\n"
+	    "profile for llvm-bolt --pa -p, or sum pre-aggregated profiles.\n"
+	    "  -b, --binary=FILE          profile this binary (repeatable)\n"
+	    "  -l, --legacy               only B, F and f entries (LLVM 19 and 20)\n"
+	    "  -B, --buildid-locations    write buildid:offset locations\n"
+	    "  -m, --merge                sum pre-aggregated profiles\n"
+	    "  -p, --pid=PID              only samples of PID (repeatable)\n"
+	    "  -j, --threads=N            parse in N threads (default: the CPUs, up to\n"
+	    "                             4, less one when reading a pipe)\n"
+	    "  -o, --output=FILE          write FILE instead of the standard output\n"
+	    "  -q, --quiet                no warnings\n"
+	    "  -v, --verbose              counts of samples and entries on stderr\n"
+	    "  -h, --help                 this help\n"
+	    "      --version              print the version\n",
+	    progname, progname);
+	xclose_stdout();
+	exit(status);
+}

@@ -1,0 +1,243 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * rules.c: BOLT's rules, to be held against DataAggregator.cpp: how a
+ * mapping rebases addresses (getBaseAddressForMapping, adjustAddress),
+ * which function holds an address, and what each raw branch triple
+ * becomes: B/F/f as LLVM 19 derives them (--legacy), T/R/B/S as LLVM
+ * main does (the current format).
+ */
+#include <gelf.h>
+#include <string.h>
+
+#include "preagg.h"
+
+/* DataAggregator::getBaseAddressForMapping: the segment whose file
+ * offset, aligned down, is the mapping's page offset.  LLVM 19 takes the
+ * first such segment, which for an lld-linked PIE (a read-only segment at
+ * offset 0 and the code in the same page) is the wrong one: --legacy does
+ * the same, to write what perf2bolt 19 derives; the current format takes
+ * an executable segment first when the mapping is executable. */
+int
+mapping_base(const struct binary *b, uint64_t start, uint64_t pgoff,
+    int exec, uint64_t *base)
+{
+	size_t i;
+	int pass;
+
+	for (pass = exec ? 0 : 1; pass < 2; pass++)
+		for (i = 0; i < b->eo.nsegs; i++) {
+			const struct elf_seg *s = &b->eo.segs[i];
+			uint64_t al = s->align ? s->align : 1;
+
+			if (pass == 0 && !(s->flags & PF_X))
+				continue;
+			if ((s->offset & ~(al - 1)) == pgoff) {
+				*base = start - (s->vaddr & ~(al - 1));
+				return 0;
+			}
+		}
+	return -1;
+}
+
+/* a fixed-address executable: the mapping must hold the start of a
+ * segment within its alignment */
+int
+fixed_mapping_matches(const struct binary *b, uint64_t start)
+{
+	size_t i;
+
+	for (i = 0; i < b->eo.nsegs; i++) {
+		const struct elf_seg *s = &b->eo.segs[i];
+
+		if (s->vaddr >= start && s->vaddr - start < (s->align ? s->align : 1))
+			return 1;
+	}
+	return 0;
+}
+
+/* DataAggregator::adjustAddress: into the binary's link-time addresses */
+static uint64_t
+adjust(const struct mapping *m, uint64_t a)
+{
+	if (bins[m->bin].fixed)
+		return a;
+	if (a >= m->start && a - m->start < m->size)
+		return a - m->base;
+	if (a < m->size)
+		return NOADDR;
+	return a;
+}
+
+/* index + 1 of the function holding a (up to BOLT's MaxSize), 0 if none;
+ * a small direct-mapped cache in front of the binary search, since hot
+ * code repeats */
+size_t
+func_of(const struct binary *b, uint64_t a)
+{
+	static _Thread_local struct {
+		const struct binary *b;
+		uint64_t a;
+		size_t f;
+	} cache[4096];
+	size_t lo = 0, hi = b->nfuncs, mid, slot;
+
+	slot = (size_t)((a * 0x9e3779b97f4a7c15ULL) >> 52);
+	if (cache[slot].b == b && cache[slot].a == a)
+		return cache[slot].f;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (b->funcs[mid].start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || a >= b->funcs[lo - 1].end)
+		lo = 0;
+	cache[slot].b = b;
+	cache[slot].a = a;
+	cache[slot].f = lo;
+	return lo;
+}
+
+/* resolve a runtime address: binary index (or -1) and its address */
+static int
+resolve(const struct mapping *ms, size_t nm, uint64_t a, uint64_t *out)
+{
+	size_t i;
+
+	for (i = 0; i < nm; i++) {
+		uint64_t x = adjust(&ms[i], a);
+
+		if (x != NOADDR && func_of(&bins[ms[i].bin], x)) {
+			*out = x;
+			return ms[i].bin;
+		}
+	}
+	*out = a;
+	return -1;
+}
+
+/* the object of a location in binary b: its build-id when locations
+ * carry them, else plain */
+static uint32_t
+binobj(int b)
+{
+	return buildid_locs ? OBJ_BIN(b) : OBJ_PLAIN;
+}
+
+static void
+add_entry(enum pa_type type, uint64_t a0, uint32_t o0, uint64_t a1,
+    uint32_t o1, uint64_t a2, uint32_t o2, uint64_t count, uint64_t mis,
+    int has_mis)
+{
+	struct entry k;
+
+	memset(&k, 0, sizeof(k));
+	k.type = (uint8_t)type;
+	k.a[0] = a0;
+	k.a[1] = a1;
+	k.a[2] = a2;
+	k.obj[0] = o0;
+	k.obj[1] = o1;
+	k.obj[2] = o2;
+	k.has_mis = (uint8_t)has_mis;
+	add_queued(&k, count, mis, NULL);
+}
+
+/* LLVM 19 (parseLBRSample, doTrace, doBranch) for one raw triple under
+ * one mapping of one binary */
+static void
+resolve_legacy(const struct mapping *m, const struct raw *r, uint64_t count)
+{
+	const struct binary *b = &bins[m->bin];
+	uint64_t from = adjust(m, r->from), to = adjust(m, r->to), next;
+	size_t ff = from != NOADDR ? func_of(b, from) : 0;
+	size_t ft = to != NOADDR ? func_of(b, to) : 0;
+	uint32_t o = binobj(m->bin);
+
+	/* the fall-through from this branch's target to the source of the
+	 * next newer branch, kept when one function holds both ends: F
+	 * when it also holds this branch's source, f (external origin)
+	 * otherwise */
+	if ((r->meta & RAW_NEXT) && ft &&
+	    (next = adjust(m, r->next)) != 0 && next != NOADDR &&
+	    func_of(b, next) == ft)
+		add_entry(ft == ff ? PA_F : PA_f, to, o, next, o, 0, OBJ_PLAIN,
+		    count, 0, 0);
+	/* the branch, when either end is in a function; the other is 0 */
+	if (!ff && !ft)
+		return;
+	add_entry(PA_B, ff ? from : 0, ff ? o : OBJ_PLAIN, ft ? to : 0,
+	    ft ? o : OBJ_PLAIN, 0, OBJ_PLAIN, count,
+	    r->meta & RAW_MIS ? count : 0, 1);
+}
+
+/* DataAggregator (main): one trace per entry: the branch, the
+ * fall-through from its target to the next newer branch's source (none
+ * for the newest entry: a branch only).  An end outside the selected
+ * binaries is X:address (resolve() leaves the runtime address), but an
+ * external return is R's branch 0. */
+static void
+resolve_modern(const struct mapping *ms, size_t nm, const struct raw *r,
+    uint64_t count)
+{
+	uint64_t fa, ta, na = 0;
+	int fb = resolve(ms, nm, r->from, &fa);
+	int tb = resolve(ms, nm, r->to, &ta);
+	int nb = r->meta & RAW_NEXT ? resolve(ms, nm, r->next, &na) : -1;
+	uint64_t mis = r->meta & RAW_MIS ? count : 0;
+	uint32_t fo = fb >= 0 ? binobj(fb) : OBJ_X;
+
+	if (tb < 0) {
+		/* the branch leaves the selected binaries */
+		if (fb >= 0)
+			add_entry(PA_B, fa, fo, ta, OBJ_X, 0, OBJ_PLAIN, count,
+			    mis, 1);
+	} else if (!(r->meta & RAW_NEXT) || nb != tb) {
+		add_entry(PA_B, fa, fo, ta, binobj(tb), 0, OBJ_PLAIN, count,
+		    mis, 1);
+	} else if (r->meta & RAW_RET) {
+		if (fb < 0) {
+			fa = 0;
+			fo = OBJ_PLAIN;
+		}
+		add_entry(PA_R, fa, fo, ta, binobj(tb), na, binobj(nb), count,
+		    mis, 1);
+	} else
+		add_entry(PA_T, fa, fo, ta, binobj(tb), na, binobj(nb), count,
+		    mis, 1);
+}
+
+/* an ip sample: S under its event, in the current format only */
+static void
+resolve_ip(const struct mapping *ms, size_t nm, const struct raw *r,
+    uint64_t count)
+{
+	struct entry k;
+	uint64_t a;
+	int b;
+
+	if ((b = resolve(ms, nm, r->from, &a)) < 0)
+		return;
+	memset(&k, 0, sizeof(k));
+	k.type = PA_S;
+	k.a[0] = a;
+	k.obj[0] = binobj(b);
+	k.ev = (uint32_t)r->to;
+	add_queued(&k, count, 0, NULL);
+}
+
+void
+resolve_raw(const struct raw *r, uint64_t count)
+{
+	const struct ctx *c = &ctxs[r->meta >> 4];
+	size_t i;
+
+	if (r->meta & RAW_S)
+		resolve_ip(snap + c->first, c->n, r, count);
+	else if (lflag) {
+		for (i = 0; i < c->n; i++)
+			resolve_legacy(&snap[c->first + i], r, count);
+	} else
+		resolve_modern(snap + c->first, c->n, r, count);
+}
