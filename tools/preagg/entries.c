@@ -251,6 +251,13 @@ static const uint8_t typerank[PA_NTYPES] = {
 	[PA_S] = 5, [PA_r] = 6, [PA_E] = 7
 };
 
+/* X: first, then plain addresses, then by binary or build-id */
+static uint32_t
+objkey(uint32_t o)
+{
+	return o == OBJ_X ? 0 : o == OBJ_PLAIN ? 1 : o;
+}
+
 static int
 entcmp(const void *a, const void *b)
 {
@@ -262,8 +269,8 @@ entcmp(const void *a, const void *b)
 	if (x->ev != y->ev)
 		return x->ev < y->ev ? -1 : 1;
 	for (i = 0; i < 3; i++) {
-		if (x->obj[i] != y->obj[i])	/* X: first, then plain */
-			return (x->obj[i] ^ 1) < (y->obj[i] ^ 1) ? -1 : 1;
+		if (x->obj[i] != y->obj[i])
+			return objkey(x->obj[i]) < objkey(y->obj[i]) ? -1 : 1;
 		if (x->a[i] != y->a[i])
 			return x->a[i] < y->a[i] ? -1 : 1;
 	}

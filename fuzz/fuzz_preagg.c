@@ -1,0 +1,63 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * fuzz_preagg: libFuzzer harness for libcommon's pre-aggregated reader
+ * (pa_parse_line) and writer: any bytes, split into lines, must parse or
+ * be rejected with a message, and what parses must write back and parse
+ * again to the same entry.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pa.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pa_reader r, r2;
+	struct pa_entry e, e2;
+	char *buf = malloc(size + 1), *line, *nl, err[200];
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *mem;
+	struct wbuf w;
+	int i;
+
+	if (buf == NULL)
+		return 0;
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	memset(&r, 0, sizeof(r));
+	memset(&r2, 0, sizeof(r2));
+	r.curev = r2.curev = PA_NO_EVENT;
+	for (line = buf; line != NULL; line = nl) {
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl++ = '\0';
+		if (pa_parse_line(&r, line, &e, err, sizeof(err)) != 1)
+			continue;
+		/* the writer's line parses back to the same entry */
+		if ((mem = open_memstream(&out, &outlen)) == NULL)
+			abort();
+		wb_init(&w, mem, 4096);
+		pa_put_entry(&w, &e, &r);
+		wb_free(&w);
+		fclose(mem);
+		out[strcspn(out, "\n")] = '\0';
+		if (pa_parse_line(&r2, out, &e2, err, sizeof(err)) != 1 ||
+		    e2.type != e.type || e2.count != e.count)
+			abort();
+		for (i = 0; i < e.nloc; i++)
+			if (e2.loc[i].addr != e.loc[i].addr ||
+			    (e.loc[i].obj < 2 && e2.loc[i].obj != e.loc[i].obj))
+				abort();
+		free(out);
+		out = NULL;
+	}
+	pa_close(&r);
+	pa_close(&r2);
+	free(buf);
+	return 0;
+}
