@@ -7,7 +7,7 @@
 #   make bench           the benchmarks in bench/ against the reference tools
 #   make install PREFIX=/usr/local DESTDIR=
 
-TOOLS   = perfdecode preagg prfraw2idx
+TOOLS   = perfdecode preagg prfraw2idx bbmap
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -23,6 +23,7 @@ override CPPFLAGS += -D_GNU_SOURCE -Ilibcommon
 LDLIBS_perfdecode = -lzstd
 LDLIBS_preagg     = -lelf -lz -pthread
 LDLIBS_prfraw2idx = -lz
+LDLIBS_bbmap      = -lelf
 LDLIBS  ?=
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -79,6 +80,7 @@ lint:
 # other than its main.c
 FUZZ_perfdata = perfdecode
 FUZZ_profraw  = prfraw2idx
+FUZZ_bbaddrmap = bbmap
 FUZZERS = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZCC  ?= clang-19
 fuzz: $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)

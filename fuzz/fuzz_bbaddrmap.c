@@ -1,0 +1,75 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * fuzz_bbaddrmap: libFuzzer harness for the SHT_LLVM_BB_ADDR_MAP decoder
+ * (libcommon/bbaddrmap.c).  The first input byte picks the section type,
+ * address size, byte order and whether the addresses come from
+ * relocations (one at every offset that is a multiple of 3); the rest is
+ * the section's bytes.  Seed it with real sections, e.g.
+ *	objcopy -O binary --only-section=.llvm_bb_addr_map a.out s &&
+ *	(printf '\001'; cat s) > corpus/s
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "bbaddrmap.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct bam_section s;
+	struct bam_map m;
+	struct bam_err e;
+	struct bam_reloc rl[64];
+	size_t i;
+	uint8_t mode;
+
+	progname = "fuzz_bbaddrmap";
+	if (size < 1)
+		return 0;
+	mode = data[0];
+	memset(&s, 0, sizeof(s));
+	memset(&m, 0, sizeof(m));
+	s.data = data + 1;
+	s.size = size - 1;
+	s.type = mode & 1 ? BAM_SHT : BAM_SHT_V0;
+	if (mode & 0x80)	/* mostly the type clang emits */
+		s.type = BAM_SHT;
+	s.addrsize = mode & 2 ? 4 : 8;
+	s.swap = (mode & 4) != 0;
+	s.relocatable = (mode & 8) != 0;
+	for (i = 0; i < NELEM(rl); i++) {
+		rl[i].off = 3 * i;
+		rl[i].addend = 0x1000 * i;
+	}
+	s.relocs = rl;
+	s.nrelocs = NELEM(rl);
+	s.fileoff = 0x40;
+	if (bam_decode(&m, &s, &e) == -1) {
+		if (e.msg[0] == '\0' || e.off < s.fileoff ||
+		    e.off > s.fileoff + s.size)
+			abort();	/* every error says what and where */
+	}
+	/* every decoded item lies inside the arrays */
+	for (i = 0; i < m.nfuncs; i++) {
+		const struct bam_func *f = &m.funcs[i];
+		size_t j, n = 0;
+
+		if (f->range + f->nrange > m.nranges || f->pgo + f->npgo > m.npgo)
+			abort();
+		for (j = 0; j < f->nrange; j++) {
+			const struct bam_range *r = &m.ranges[f->range + j];
+
+			if (r->bb + r->nbb > m.nbbs)
+				abort();
+			n += r->nbb;
+		}
+		if (n != f->nbb)
+			abort();
+	}
+	bam_free(&m);
+	return 0;
+}

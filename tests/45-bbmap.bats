@@ -1,0 +1,310 @@
+#!/usr/bin/env bats
+# bbmap --dump against llvm-readobj-19 --bb-addr-map on programs built here
+# with clang-19 (executables and .o files, plain, with the PGO analysis
+# map, with split functions), and against LLVM's own tests for what
+# llvm-readobj-19 cannot decode (versions 0 and 3 to 5, the newer feature
+# bits): their YAML inputs (tests/data/bbmap/llvm/, each naming its source)
+# built by yaml2obj-19, and the values their CHECK lines expect.  Damaged
+# sections: clear errors; a fuzz run of the decoder.
+
+load common
+
+L=/usr/lib/llvm-19/bin
+D="$TOP/tests/data/bbmap"
+
+setup_file() {
+	local d="$BATS_FILE_TMPDIR" cc="$L/clang" cxx="$L/clang++"
+	local bam="-fbasic-block-address-map"
+	local pgo="-mllvm -pgo-analysis-map=func-entry-count,bb-freq,br-prob"
+	cd "$d" || return 1
+	$cc -O2 $bam -o demo "$TOP/tests/data/progs/demo.c"
+	$cc -O2 $bam -c -o demo.o "$TOP/tests/data/progs/demo.c"
+	$cc -O2 $bam -ffunction-sections -c -o demo-fs.o "$TOP/tests/data/progs/demo.c"
+	$cc -O2 $bam -fuse-ld=lld -fno-pie -no-pie -o demo-lld "$TOP/tests/data/progs/demo.c"
+	$cxx -O2 $bam -o eh "$D/eh.cpp"
+	$cxx -O2 $bam -c -o eh.o "$D/eh.cpp"
+	$cc -O2 $bam $pgo -o demo-pgo "$TOP/tests/data/progs/demo.c"
+	$cxx -O2 $bam $pgo -c -o eh-pgo.o "$D/eh.cpp"
+	$cxx -O2 $bam $pgo -ffunction-sections -c -o eh-pgo-fs.o "$D/eh.cpp"
+	printf 'v1\nf main\nc 0\nf _Z7guardedi\nc 0 1\nf add\nc 0\n' > list
+	$cc -O2 $bam -fbasic-block-sections=list=list -o demo-split "$TOP/tests/data/progs/demo.c"
+	$cxx -O2 $bam -fbasic-block-sections=list=list -o eh-split "$D/eh.cpp"
+	$cxx -O2 $bam -fbasic-block-sections=list=list -c -o eh-split.o "$D/eh.cpp"
+	$cxx -O2 $bam $pgo -fbasic-block-sections=list=list -o eh-split-pgo "$D/eh.cpp"
+}
+
+setup() {
+	setup_tmp
+	need_tool "$L/llvm-readobj" "$L/clang" "$L/yaml2obj" python3
+	B="$BATS_FILE_TMPDIR"
+}
+
+# ours FILE: bbmap --dump reduced to what llvm-readobj shows (no version,
+# feature or block counts; no "-" for a block without callsites)
+ours() {
+	bbmap --dump "$1" | awk '
+		/^#/ { next }
+		$1 == "function" { print $1, $2, $6; next }
+		$1 == "range" { print $1, $2; next }
+		$1 == "block" && $6 == "-" {
+			s = $1; for (i = 2; i <= NF; i++) if (i != 6) s = s " " $i
+			print s; next }
+		{ print }'
+}
+
+# readobj FILE: llvm-readobj-19's view of FILE in the same lines
+readobj() {
+	"$L/llvm-readobj" --bb-addr-map "$1" 2>/dev/null | python3 "$D/readobj2lines.py"
+}
+
+# same_as_readobj FILE...: equal, and not trivially so
+same_as_readobj() {
+	local f
+	for f in "$@"; do
+		ours "$f" > ours.txt
+		readobj "$f" > ref.txt
+		[ "$(grep -c '^block ' ref.txt)" -gt 3 ]
+		same_file ours.txt ref.txt
+	done
+}
+
+# yaml TEST DOCNUM NAME=VALUE...: build doc DOCNUM of an LLVM test in
+# tests/data/bbmap/llvm into obj
+yaml() {
+	local t=$1 n=$2
+	shift 2
+	python3 "$D/bamyaml.py" "$D/llvm/$t" "$n" "$@" > obj.yaml
+	"$L/yaml2obj" obj.yaml -o obj
+}
+
+# expect TEST PREFIXES NAME=VALUE...: the lines the test's CHECK lines
+# with those prefixes describe
+expect() {
+	local t=$1
+	shift
+	python3 "$D/readobj2lines.py" "$@" < "$D/llvm/$t" > exp.txt
+	[ -s exp.txt ]
+}
+
+@test "bbmap: clang-19 -fbasic-block-address-map executables and objects equal llvm-readobj-19" {
+	same_as_readobj "$B/demo" "$B/demo.o" "$B/demo-fs.o" "$B/demo-lld" "$B/eh" "$B/eh.o"
+	# the program has landing pads, a jump table and tail calls
+	bbmap --dump "$B/eh" > d.txt
+	awk '$1 == "block" && $5 ~ /E/' d.txt | grep -q .
+	awk '$1 == "block" && $5 ~ /I/' d.txt | grep -q .
+	awk '$1 == "block" && $5 ~ /T/' d.txt | grep -q .
+	# one map section per function with -ffunction-sections, each with
+	# its RELA section: section-relative addresses
+	[ "$(sed -n 's/^# sections=//p' <(bbmap --dump "$B/eh-pgo-fs.o"))" -ge 4 ]
+}
+
+@test "bbmap: the PGO analysis map (func-entry-count, bb-freq, br-prob) equals llvm-readobj-19" {
+	same_as_readobj "$B/demo-pgo" "$B/eh-pgo.o" "$B/eh-pgo-fs.o"
+	bbmap --dump "$B/demo-pgo" > d.txt
+	grep -q '^function [0-9a-f]* 2 7 FuncEntryCount,BBFreq,BrProb ' d.txt
+	grep -q '^pgo [0-9]* [0-9]*:[0-9a-f]*' d.txt
+}
+
+@test "bbmap: split functions (-fbasic-block-sections=list=) equal llvm-readobj-19" {
+	same_as_readobj "$B/demo-split" "$B/eh-split" "$B/eh-split.o" "$B/eh-split-pgo"
+	bbmap --dump "$B/eh-split" > d.txt
+	grep -q '^function [0-9a-f]* 2 8 MultiBBRange _Z7guardedi$' d.txt
+	grep -q '^function [0-9a-f]* 2 f FuncEntryCount,BBFreq,BrProb,MultiBBRange main$' <(bbmap --dump "$B/eh-split-pgo")
+	[ "$(awk '/^function/ { f = $6 } /^range/ && f == "main" { n++ } END { print n }' d.txt)" -eq 2 ]
+}
+
+@test "bbmap: version 4 (MultiBBRange, CallsiteEndOffsets, BBHash) as LLVM's readobj test expects" {
+	# llvm/test/tools/llvm-readobj/ELF/bb-addr-map.test, RUN lines 1 and 3
+	yaml readobj-bb-addr-map.test 1 BITS=64 ADDR=0x999999999
+	ours obj > ours.txt
+	expect readobj-bb-addr-map.test CHECK,TRUNCATED ADDR=0x999999999
+	same_file ours.txt exp.txt
+	grep -qx 'block 2 3 7 REI 1,3 123' ours.txt
+	yaml readobj-bb-addr-map.test 1 BITS=32
+	ours obj > ours.txt
+	expect readobj-bb-addr-map.test CHECK,TRUNCATED ADDR=0x11111
+	same_file ours.txt exp.txt
+	bbmap --dump obj | grep -qx 'function 11111 4 68 MultiBBRange,CallsiteEndOffsets,BBHash -'
+}
+
+@test "bbmap: version 5 (two-byte feature, PostLinkCfg) and PGO maps as LLVM's readobj test expects" {
+	# llvm/test/tools/llvm-readobj/ELF/bb-addr-map-pgo-analysis-map.test
+	yaml readobj-pgo-analysis-map.test 1 BITS=64 ADDR=0x999999999
+	ours obj > ours.txt
+	expect readobj-pgo-analysis-map.test CHECK,RAW,TRUNCATED ADDR=0x999999999
+	same_file ours.txt exp.txt
+	yaml readobj-pgo-analysis-map.test 1 BITS=32
+	ours obj > ours.txt
+	expect readobj-pgo-analysis-map.test CHECK,RAW,TRUNCATED ADDR=0x11111
+	same_file ours.txt exp.txt
+	bbmap --dump obj | grep -qx 'function 11111 5 87 FuncEntryCount,BBFreq,BrProb,PostLinkCfg -'
+	bbmap --dump obj | grep -qx 'pgo 100 10 2:80000000:7'
+}
+
+@test "bbmap: OmitBBEntries as LLVM's readobj test expects" {
+	# llvm/test/tools/llvm-readobj/ELF/bb-addr-map-skip-bb-entries.test
+	for bits in 64 32; do
+		yaml readobj-skip-bb-entries.test 1 BITS=$bits
+		ours obj > ours.txt
+		expect readobj-skip-bb-entries.test CHECK
+		same_file ours.txt exp.txt
+	done
+	bbmap --dump obj | grep -qx 'range 11111 0 omitted'
+}
+
+@test "bbmap: relocatable objects: addresses from RELA addends as LLVM's tests expect" {
+	# llvm/test/tools/llvm-readobj/ELF/bb-addr-map-relocatable.test
+	yaml readobj-relocatable.test 1
+	ours obj > ours.txt
+	expect readobj-relocatable.test CHECK
+	same_file ours.txt exp.txt
+	same_file ours.txt <(readobj obj)
+	# no RELA and no entries: nothing to relocate, nothing printed
+	yaml readobj-relocatable.test 2
+	bbmap --dump obj > d.txt
+	[ "$(grep -vc '^#' d.txt)" -eq 0 ]
+	# entries but no relocation for the address: LLVM's
+	# MISSING-RELOCATION case, "failed to get relocation data for offset: 2"
+	yaml readobj-relocatable.test 3
+	run bbmap --dump obj
+	[ "$status" -eq 1 ]
+	[[ "$output" == "bbmap: obj: offset 0x"*": .llvm_bb_addr_map (section 2) offset 0x2: no relocation for the address"* ]]
+}
+
+@test "bbmap: versions 0 and 1 and the legacy SHT_LLVM_BB_ADDR_MAP_V0 type as LLVM's unit test expects" {
+	# llvm/unittests/Object/ELFObjectFileTest.cpp, ReadBBAddrMap
+	yaml unittest-read-bb-addr-map.test 1
+	ours obj > ours.txt
+	sed -n 's/^# EXPECT: //p' "$D/llvm/unittest-read-bb-addr-map.test" > exp.txt
+	[ -s exp.txt ]
+	same_file ours.txt exp.txt
+	bbmap --dump obj > d.txt
+	grep -qx 'function 33333 1 0 - -' d.txt
+	grep -qx 'function 44444 0 0 - -' d.txt
+	# llvm-readobj-19 agrees on the versioned sections (it skips the V0 one)
+	head -9 ours.txt > ours9.txt
+	same_file ours9.txt <(readobj obj)
+}
+
+@test "bbmap: LLVM's failure cases: truncation, bad metadata, missing PGO data, at LLVM's offsets" {
+	# bb-addr-map.test TRUNCATED: "unable to decode LEB128 at offset 0x00000007"
+	yaml readobj-bb-addr-map.test 1 BITS=32 SIZE=7
+	run bbmap --dump obj
+	[ "$status" -eq 1 ]
+	[[ "$output" == "bbmap: obj: offset 0x"*": .llvm_bb_addr_map (section 3) offset 0x7: section ends inside the ULEB128"* ]]
+	# INVALIDMD: "invalid encoding for BBEntry::Metadata: 0xf000002"
+	yaml readobj-bb-addr-map.test 1 BITS=32 METADATA=0xF000002
+	run bbmap --dump obj
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"(section 3) offset 0x"*": invalid block metadata 0xf000002"* ]]
+	# bb-addr-map-pgo-analysis-map.test INVALIDFT: section with index 5,
+	# "unable to decode LEB128 at offset 0x00000010"
+	yaml readobj-pgo-analysis-map.test 1 BITS=32 FEATURE=0x2
+	run bbmap --dump obj
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"(section 5) offset 0x10: section ends inside the ULEB128 block frequency" ]]
+	# TRUNCATED (SIZE=24): the branch probability's LEB128 is cut.  LLVM's
+	# test says offset 0x14, from when the version 5 feature field was
+	# one byte; LLVM main writes two (".short 143 # feature" in
+	# llvm/test/CodeGen/X86/basic-block-sections-pgo-features.ll), one more
+	yaml readobj-pgo-analysis-map.test 1 BITS=32 SIZE=24
+	run bbmap --dump obj
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"(section 3) offset 0x15: section ends inside the ULEB128 branch probability" ]]
+}
+
+@test "bbmap: unknown versions and feature bits name them and their offset" {
+	# the first entry of a clang-19 map with its version byte (offset 0)
+	# or feature field (offset 1) replaced
+	objcopy --dump-section .llvm_bb_addr_map=map.bin "$B/demo"
+	for v in 06 ff; do
+		python3 -c "import sys; d=open('map.bin','rb').read(); sys.stdout.buffer.write(bytes([0x$v])+d[1:])" > m2.bin
+		objcopy --update-section .llvm_bb_addr_map=m2.bin "$B/demo" bad
+		run bbmap --dump bad
+		[ "$status" -eq 1 ]
+		[[ "$output" == "bbmap: bad: offset 0x"*"(section "*") offset 0x0: unsupported BB address map version $((0x$v))"* ]]
+	done
+	# version 2 with bits of versions 3, 4 and 5
+	for f in 20 40 80; do
+		python3 -c "import sys; d=open('map.bin','rb').read(); sys.stdout.buffer.write(d[:1]+bytes([0x$f])+d[2:])" > m2.bin
+		objcopy --update-section .llvm_bb_addr_map=m2.bin "$B/demo" bad
+		run bbmap --dump bad
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"offset 0x1: feature 0x$f ("*") needs version >= "*", found version 2" ]]
+	done
+	# version 5 with a two-byte feature field holding bits no version defines
+	python3 -c "import sys; d=open('map.bin','rb').read(); sys.stdout.buffer.write(bytes([5,0,1])+d[2:])" > m2.bin
+	objcopy --update-section .llvm_bb_addr_map=m2.bin "$B/demo" bad
+	run bbmap --dump bad
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"offset 0x1: unknown feature bits 0x100 in feature 0x100 of a version 5 entry" ]]
+}
+
+@test "bbmap: damaged map sections: clear errors, exit 1, never a crash" {
+	python3 "$D/damage.py" "$B/eh" dmg
+	local f n=0 nfail=0
+	for f in dmg/*; do
+		run bbmap --dump "$f"
+		n=$((n + 1))
+		case "$status" in
+		0)	[[ "$output" == "# bbmap-dump 1"* ]] ;;
+		1)	nfail=$((nfail + 1))
+			[ "${#lines[@]}" -eq 1 ]
+			[[ "$output" == "bbmap: $f: offset 0x"*": "* ]] ;;
+		*)	echo "$f: status $status: $output"; return 1 ;;
+		esac
+	done
+	[ "$n" -ge 40 ]
+	[ "$nfail" -ge 20 ]
+	# these cannot decode
+	for f in dmg/fftail* dmg/cut1 dmg/grow dmg/far; do
+		run bbmap --dump "$f"
+		[ "$status" -eq 1 ]
+	done
+	run bbmap --dump dmg/grow
+	[[ "$output" == *"runs past the end of the file" ]]
+	# a failed run leaves no output file
+	run bbmap --dump -o out.txt dmg/cut1
+	[ "$status" -eq 1 ]
+	[ ! -e out.txt ]
+}
+
+@test "bbmap: fuzz harness over real map sections" {
+	need_tool clang-19
+	(cd "$TOP" && make -s build/fuzz/fuzz_bbaddrmap >/dev/null)
+	[ -x "$TOP/build/fuzz/fuzz_bbaddrmap" ]
+	mkdir -p corpus
+	local f
+	for f in demo demo-pgo eh-split eh-split-pgo; do
+		objcopy --dump-section .llvm_bb_addr_map=s.bin "$B/$f"
+		{ printf '\201'; cat s.bin; } > "corpus/$f"
+	done
+	run "$TOP/build/fuzz/fuzz_bbaddrmap" -seed=1 -runs=30000 -max_total_time=30 -rss_limit_mb=1024 corpus
+	echo "$output" | tail -5
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Done "* ]]
+}
+
+@test "bbmap: options, usage errors, -o, missing files" {
+	run bbmap --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: bbmap"* ]]
+	run bbmap --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "bbmap (profpipe) "* ]]
+	run bbmap --bogus
+	[ "$status" -eq 2 ]
+	run bbmap --dump
+	[ "$status" -eq 2 ]
+	run bbmap --dump nonexistent
+	[ "$status" -eq 1 ]
+	[[ "$output" == "bbmap: nonexistent"* ]]
+	bbmap --dump -o out.txt "$B/demo"
+	bbmap --dump "$B/demo" | same_file out.txt -
+	# a file without a map: no functions, not an error
+	printf 'int main(void) { return 0; }\n' > p.c
+	"$L/clang" -O2 -o p p.c
+	bbmap --dump p > d.txt
+	grep -qx '# sections=0' d.txt
+	[ "$(grep -vc '^#' d.txt)" -eq 0 ]
+}

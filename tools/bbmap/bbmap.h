@@ -1,0 +1,39 @@
+/* See COPYING file for copyright and license details. */
+/* bbmap.h: what the parts of bbmap share. */
+#ifndef BBMAP_H
+#define BBMAP_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common.h"
+#include "bbaddrmap.h"
+
+/* the binary: its ELF file, its decoded map and the function names */
+struct bin {
+	const char	*path;
+	struct elfobj	 eo;
+	struct bam_map	 map;
+	size_t		 nsec;		/* map sections */
+	struct bsym	*syms;		/* STT_FUNC by (addr, symtab index) */
+	size_t		 nsyms;
+};
+
+struct bsym {
+	uint64_t	 addr;
+	uint32_t	 index;		/* in .symtab: LLVM picks the first */
+	uint32_t	 shndx;
+	const char	*name;
+};
+
+/* open path, decode its maps, load its symbols; dies (exit 1) on error */
+void	 bin_open(struct bin *, const char *path);
+void	 bin_close(struct bin *);
+/* the first .symtab STT_FUNC symbol at addr (in section text for a
+ * relocatable object, as llvm-readobj matches them), NULL if none */
+const char *bin_name(const struct bin *, uint64_t addr, uint32_t text);
+
+/* dump.c */
+void	 dump_map(const struct bin *, FILE *);
+
+#endif
