@@ -183,86 +183,34 @@ default_threads(const char *first)
 	return n < 1 ? 1 : n > 4 ? 4 : n;
 }
 
-static int
-funccmp(const void *a, const void *b)
-{
-	const struct func *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* end of the section holding symbol s, or UINT64_MAX */
-static uint64_t
-section_end(struct binary *b, const struct elf_sym *s)
-{
-	Elf_Scn *scn;
-	GElf_Shdr sh;
-
-	if (s->shndx == 0 || s->shndx >= 0xff00 ||
-	    (scn = elf_getscn(b->eo.elf, s->shndx)) == NULL ||
-	    gelf_getshdr(scn, &sh) == NULL)
-		return UINT64_MAX;
-	return sh.sh_addr + sh.sh_size;
-}
-
-/* Function ranges as BOLT sees them from the symbol table: a symbol
- * reaches the next symbol or the end of its section (BOLT's maximum
- * size); PLT sections are functions of their own. */
+/* a binary and its functions' ranges: BOLT looks an address up by a
+ * function's maximum size, up to the next function or the end of its
+ * section (libcommon's function table) */
 static void
 load_binary(struct binary *b)
 {
 	const char *path = b->path;
+	struct functab ft;
 	char errbuf[512];
-	size_t i, j, n = 0, shstrndx;
-	uint64_t end, send;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	const char *sname;
+	size_t i;
 
 	if (elfobj_open(&b->eo, path, errbuf, sizeof(errbuf)) == -1 ||
-	    elfobj_load_syms(&b->eo, errbuf, sizeof(errbuf)) == -1)
+	    functab_load(&ft, &b->eo, errbuf, sizeof(errbuf)) == -1)
 		errx(1, "%s", errbuf);
 	b->name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	b->fixed = b->eo.type == 2;	/* ET_EXEC */
 	hex_encode(b->buildid, b->eo.buildid, b->eo.buildid_len);
-	b->funcs = xcalloc(b->eo.nsyms + 16, sizeof(*b->funcs));
-	for (i = 0; i < b->eo.nsyms; i = j) {
-		const struct elf_sym *s = &b->eo.syms[i];
+	b->funcs = xcalloc(ft.n + 1, sizeof(*b->funcs));
+	for (i = 0; i < ft.n; i++) {
+		uint64_t len = ft.f[i].maxsize > ft.f[i].size ?
+		    ft.f[i].maxsize : ft.f[i].size;
 
-		end = s->addr + s->size;
-		for (j = i + 1; j < b->eo.nsyms &&
-		    b->eo.syms[j].addr == s->addr; j++)
-			if (b->eo.syms[j].addr + b->eo.syms[j].size > end)
-				end = b->eo.syms[j].addr + b->eo.syms[j].size;
-		/* DataAggregator looks functions up by their maximum size:
-		 * up to the next symbol or the end of the section */
-		send = j < b->eo.nsyms ? b->eo.syms[j].addr : UINT64_MAX;
-		if (section_end(b, s) < send)
-			send = section_end(b, s);
-		if (send != UINT64_MAX && send > end)
-			end = send;
-		if (end <= s->addr)
-			end = s->addr + 1;
-		b->funcs[n++] = (struct func){ s->addr, end };
+		b->funcs[i].start = ft.f[i].addr;
+		b->funcs[i].end = ft.f[i].addr + (len ? len : 1);
 	}
-	if (elf_getshdrstrndx(b->eo.elf, &shstrndx) == 0) {
-		while ((scn = elf_nextscn(b->eo.elf, scn)) != NULL && n <
-		    b->eo.nsyms + 16) {
-			if (gelf_getshdr(scn, &sh) == NULL || sh.sh_size == 0 ||
-			    (sname = elf_strptr(b->eo.elf, shstrndx,
-			    sh.sh_name)) == NULL)
-				continue;
-			if (strcmp(sname, ".plt") == 0 ||
-			    strcmp(sname, ".plt.sec") == 0 ||
-			    strcmp(sname, ".plt.got") == 0 ||
-			    strcmp(sname, ".iplt") == 0)
-				b->funcs[n++] = (struct func){ sh.sh_addr,
-				    sh.sh_addr + sh.sh_size };
-		}
-	}
-	b->nfuncs = n;
-	qsort(b->funcs, n, sizeof(*b->funcs), funccmp);
-	if (n == 0 && !qflag)
+	b->nfuncs = ft.n;
+	functab_free(&ft);
+	if (b->nfuncs == 0 && !qflag)
 		warnx("%s: no function symbols", path);
 }
 
