@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# Every example in the man pages (the "$ " lines of EXAMPLES) and in the
+# README ("Using it") runs as written against the LLVM 19 tools, in a
+# directory with the files the examples name: app (tests/data/progs/demo.c
+# built with --emit-relocs) and app.c, perf.data (an LBR recording of app
+# written by mkperfdata, pid 4242), app.preagg, host*.preagg, raw
+# instrumentation profiles (default.profraw, default_*.profraw, runs/,
+# nightly/, profiles/).  The one command that cannot run here is
+# `perf record -j any,u`: this machine has no branch-stack hardware, and
+# the perf.data it would write is the fixture.
+
+load common
+
+setup_file() {
+	need_tool clang-19 llvm-bolt-19 perf
+	F="$BATS_FILE_TMPDIR/fix"
+	mkdir -p "$F" && cd "$F" || return 1
+	cp "$TOP/tests/data/progs/demo.c" app.c
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs -o app app.c
+	python3 "$DATA/preagg/randlbr.py" app 0 4242 3000 1 "$F/app" > app.events
+	mkperfdata -o perf.data app.events
+	perfdecode perf.data | preagg --legacy -b ./app > app.preagg
+	for h in 1 2 3; do
+		python3 "$DATA/preagg/randlbr.py" app 0 4242 300 "$h" "$F/app" |
+		    preagg -b ./app > host$h.preagg
+	done
+	# instrumentation: the same program, instrumented, run a few times
+	clang-19 -O2 -fprofile-generate -o app.instr app.c
+	mkdir runs nightly profiles
+	LLVM_PROFILE_FILE=default.profraw ./app.instr > /dev/null
+	LLVM_PROFILE_FILE=runs/a.profraw ./app.instr > /dev/null
+	LLVM_PROFILE_FILE=nightly/b.profraw ./app.instr > /dev/null
+	LLVM_PROFILE_FILE=profiles/c.profraw ./app.instr > /dev/null
+	LLVM_PROFILE_FILE=default_1.profraw ./app.instr > /dev/null
+	export F
+}
+
+# the examples of a man page, each ended by a NUL: a "$ " line and the
+# indented lines that continue it
+man_examples() {
+	awk '/^\.Sh EXAMPLES/ { e = 1; next } /^\.Sh / { e = 0 }
+	    function flush() { if (c != "") printf "%s%c", c, 0; c = "" }
+	    e && /^\.Bd -literal/ { b = 1; next }
+	    e && /^\.Ed/ { flush(); b = 0; next }
+	    e && b && /^\$ / { flush(); c = substr($0, 3); next }
+	    e && b && /^[ \t]/ && c != "" { c = c "\n" $0; next }
+	    e && b { flush() }
+	    END { flush() }' "$1"
+}
+
+# run one example in a copy of the fixture; perf record with branch
+# stacks is the one command this machine cannot run
+run_example() {
+	case $1 in
+	"perf record"*"-j "*) return 0 ;;
+	esac
+	run bash -c "set -o pipefail; cd '$2' && $1" 2>&1
+	# head closing the pipe early ends the stages before it with SIGPIPE,
+	# as it is meant to
+	case $1 in *"| head"*) [ "$status" -ne 141 ] || status=0 ;; esac
+	if [ "$status" -ne 0 ]; then
+		echo "example failed (status $status): $1" >&2
+		echo "$output" | tail -5 >&2
+		return 1
+	fi
+}
+
+examples_of() {
+	local f=$1 d=$BATS_TEST_TMPDIR/run n=0 cmd
+	rm -rf "$d" && cp -a "$F" "$d"
+	while IFS= read -r -d '' cmd; do
+		run_example "$cmd" "$d" || return 1
+		n=$((n + 1))
+	done < <(man_examples "$f")
+	echo "$n"
+}
+
+@test "examples: every command in the EXAMPLES of every man page runs" {
+	total=0
+	for f in "$TOP"/man/*.1 "$TOP"/man/*.7; do
+		n=$(examples_of "$f") || { echo "in $f" >&2; return 1; }
+		total=$((total + n))
+	done
+	# the pages hold examples: the count is not zero by accident
+	[ "$total" -ge 10 ]
+}
+
+@test "examples: every command of the README's 'Using it' runs" {
+	d=$BATS_TEST_TMPDIR/readme
+	cp -a "$F" "$d"
+	n=0
+	while IFS= read -r cmd; do
+		run_example "$cmd" "$d" || return 1
+		n=$((n + 1))
+	done < <(sed -n '/^Using it$/,/^Performance$/p' "$TOP/README" |
+	    grep '^    [a-z]' | sed 's/^    //')
+	[ "$n" -ge 10 ]
+}
