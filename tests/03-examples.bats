@@ -35,17 +35,18 @@ setup_file() {
 	export F
 }
 
-# the examples of a man page, each ended by a NUL: a "$ " line and the
-# indented lines that continue it
+# the examples of a man page, each ended by a NUL: in the page as mandoc
+# renders it, a "$ " line of EXAMPLES and the lines indented deeper that
+# continue it
 man_examples() {
-	awk '/^\.Sh EXAMPLES/ { e = 1; next } /^\.Sh / { e = 0 }
+	mandoc -Tascii -Owidth=300 "$1" | col -bx |
+	    awk '/^EXAMPLES/ { e = 1; next } /^[A-Z]/ { e = 0 }
 	    function flush() { if (c != "") printf "%s%c", c, 0; c = "" }
-	    e && /^\.Bd -literal/ { b = 1; next }
-	    e && /^\.Ed/ { flush(); b = 0; next }
-	    e && b && /^\$ / { flush(); c = substr($0, 3); next }
-	    e && b && /^[ \t]/ && c != "" { c = c "\n" $0; next }
-	    e && b { flush() }
-	    END { flush() }' "$1"
+	    !e { next }
+	    /^ *\$ / { flush(); ind = index($0, "$"); c = substr($0, ind + 2); next }
+	    c != "" && match($0, /^ +/) && RLENGTH > ind { c = c "\n" $0; next }
+	    { flush() }
+	    END { flush() }'
 }
 
 # run one example in a copy of the fixture; perf record with branch
