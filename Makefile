@@ -7,7 +7,7 @@
 #   make bench           the benchmarks in bench/ against the reference tools
 #   make install PREFIX=/usr/local DESTDIR=
 
-TOOLS   = perfdecode preagg prfraw2idx bbmap
+TOOLS   = perfdecode preagg prfraw2idx bbmap batmap
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -24,6 +24,7 @@ LDLIBS_perfdecode = -lzstd
 LDLIBS_preagg     = -lelf -lz -pthread
 LDLIBS_prfraw2idx = -lz
 LDLIBS_bbmap      = -lelf
+LDLIBS_batmap     = -lelf -lz
 LDLIBS  ?=
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
