@@ -82,6 +82,8 @@ lint:
 FUZZ_perfdata = perfdecode
 FUZZ_profraw  = prfraw2idx
 FUZZ_bbaddrmap = bbmap
+# fuzz_bat: the BAT decoder is all libcommon (there is no tools/bat)
+FUZZ_bat      = bat
 FUZZERS = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZCC  ?= clang-19
 fuzz: $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
