@@ -128,10 +128,9 @@ frag_decode(struct dec *d, int cold, int first, uint64_t *lastaddr)
 	if (uleb(d, &delta, "fragment address") == -1)
 		return -1;
 	addr = d->prev + delta;
-	/* within a table addresses rise; the first cold fragment may lie
-	 * below the last hot entry (the delta then wraps around 2^64) */
-	if (!(cold && first) && addr < d->prev)
-		return fail(d, at, "fragment address overflows 64 bits");
+	/* the delta is from the previous entry, which may lie above this
+	 * fragment (then it wraps around 2^64, as BOLT's writer does);
+	 * fragments of one table rise */
 	if (!first && addr <= *lastaddr)
 		return fail(d, at, "fragment at 0x%llx not above the previous "
 		    "one at 0x%llx", (unsigned long long)addr,
@@ -546,12 +545,24 @@ bat_decode(struct bat *t, const uint8_t *sec, size_t size, struct bat_err *e)
 		    NULL;
 	}
 	merge_byaddr(t);
-	/* no two fragments at one address, and no fragment's entries
-	 * beyond the start of the next one (an entry may sit at the end
-	 * of its fragment: BOLT's entries for deleted blocks) */
+	/* no two fragments at one address, and no block of a fragment
+	 * beyond the start of the next one (a block entry may sit at the
+	 * end of its fragment: BOLT's entries for deleted blocks).  Branch
+	 * entries may lie elsewhere: BOLT 19 writes the output address of
+	 * a branch duplicated into a cold fragment into the hot map. */
 	for (k = 0; k < t->nfrag; k++) {
 		f = &t->frag[t->byaddr[k]];
-		maxout = f->nent ? f->ent[f->nent - 1].out : 0;
+		maxout = 0;
+		for (i = f->nent; i > 0; i--)
+			if (!f->ent[i - 1].branch) {
+				maxout = f->ent[i - 1].out;
+				break;
+			}
+		if (f->nent && f->addr + f->ent[f->nent - 1].out < f->addr) {
+			fail(&d, f->secoff, "fragment at 0x%llx ends past 2^64",
+			    (unsigned long long)f->addr);
+			goto bad;
+		}
 		if (k + 1 < t->nfrag) {
 			g = &t->frag[t->byaddr[k + 1]];
 			if (g->addr == f->addr) {
@@ -560,17 +571,13 @@ bat_decode(struct bat *t, const uint8_t *sec, size_t size, struct bat_err *e)
 				goto bad;
 			}
 			if (f->addr + maxout > g->addr) {
-				fail(&d, f->secoff, "fragment at 0x%llx has an "
-				    "entry at 0x%llx, inside the next fragment "
+				fail(&d, f->secoff, "fragment at 0x%llx has a "
+				    "block at 0x%llx, inside the next fragment "
 				    "at 0x%llx", (unsigned long long)f->addr,
 				    (unsigned long long)(f->addr + maxout),
 				    (unsigned long long)g->addr);
 				goto bad;
 			}
-		} else if (f->addr + maxout < f->addr) {
-			fail(&d, f->secoff, "fragment at 0x%llx ends past 2^64",
-			    (unsigned long long)f->addr);
-			goto bad;
 		}
 	}
 	if (resolve_cold(t, &d) == -1)

@@ -117,6 +117,15 @@ bat_parent(const struct bat *t, const struct bat_frag *f)
 {
 	return &t->frag[f->parent];
 }
+/* the output address an entry stands for.  Keys are 32-bit offsets
+ * from the fragment: BOLT 19 writes a branch it moved into another
+ * fragment of the function below this one as a negative offset mod 2^32
+ * (sorted last); read as signed, it is the branch's real address. */
+static inline uint64_t
+bat_entry_addr(const struct bat_frag *f, const struct bat_entry *x)
+{
+	return f->addr + (uint64_t)(int64_t)(int32_t)x->out;
+}
 /* BOLT's fetchParentAddress: the hot parent's address of the cold
  * fragment at addr, 0 when addr starts no cold fragment */
 uint64_t bat_parent_addr(const struct bat *t, uint64_t addr);

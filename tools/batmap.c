@@ -197,44 +197,77 @@ names_agree(const struct bolted *b)
 	return n;
 }
 
-/* the checks that need the binary: each fragment inside an executable
- * section and inside its function, cold parents as the names say */
+static int
+in_xsec(const struct bolted *b, uint64_t a, int atend)
+{
+	size_t j;
+
+	for (j = 0; j < b->nxs; j++)
+		if (a >= b->xs[j].addr && (a < b->xs[j].addr + b->xs[j].size ||
+		    (atend && a == b->xs[j].addr + b->xs[j].size)))
+			return 1;
+	return 0;
+}
+
+/* the checks that need the binary: each fragment at a function symbol
+ * in an executable section, each block within its fragment (or at its
+ * end: BOLT's entries for deleted blocks), each branch entry within its
+ * fragment or another fragment of the same function (BOLT 19 puts in
+ * the hot map branches it duplicated into a cold fragment), cold
+ * parents as the names say */
 static void
 check_bolted(struct bolted *b)
 {
 	struct bat *t = &b->bat;
-	const struct bat_frag *f;
+	const struct bat_frag *f, *g;
+	const struct bat_entry *x;
 	const struct elf_sym *s;
-	uint64_t end;
+	uint64_t a, *size;
 	size_t i, j, stem;
 
 	b->name = xcalloc(t->nfrag ? t->nfrag : 1, sizeof(*b->name));
+	size = xcalloc(t->nfrag ? t->nfrag : 1, sizeof(*size));
 	for (i = 0; i < t->nfrag; i++) {
 		f = &t->frag[i];
-		end = f->addr + (f->nent ? f->ent[f->nent - 1].out : 0);
-		for (j = 0; j < b->nxs; j++)
-			if (f->addr >= b->xs[j].addr &&
-			    end <= b->xs[j].addr + b->xs[j].size &&
-			    f->addr < b->xs[j].addr + b->xs[j].size)
-				break;
-		if (j == b->nxs)
-			batdie(b, f->secoff, "%s fragment 0x%llx-0x%llx lies in "
-			    "no executable section", f->cold ? "cold" : "hot",
-			    (unsigned long long)f->addr, (unsigned long long)end);
+		if (!in_xsec(b, f->addr, 0))
+			batdie(b, f->secoff, "%s fragment at 0x%llx lies in no "
+			    "executable section", f->cold ? "cold" : "hot",
+			    (unsigned long long)f->addr);
 		if (b->eo.nsyms == 0)
 			continue;
 		if ((s = sym_at(&b->eo, f->addr)) == NULL)
 			batdie(b, f->secoff, "no function symbol at fragment "
 			    "address 0x%llx", (unsigned long long)f->addr);
 		b->name[i] = s->name;
-		/* BOLT's entries for deleted blocks sit at the function's
-		 * end: offset == size is allowed */
-		if (s->size != 0 && end - f->addr > s->size)
-			batdie(b, f->secoff, "entry at 0x%llx beyond the end of "
-			    "%s (0x%llx, %llu bytes)", (unsigned long long)end,
-			    s->name, (unsigned long long)f->addr,
-			    (unsigned long long)s->size);
+		size[i] = s->size;
 	}
+	for (i = 0; i < t->nfrag; i++) {
+		f = &t->frag[i];
+		for (j = 0; j < f->nent; j++) {
+			x = &f->ent[j];
+			a = bat_entry_addr(f, x);
+			if (!in_xsec(b, a, !x->branch))
+				batdie(b, f->secoff, "entry at 0x%llx of the "
+				    "fragment at 0x%llx lies in no executable "
+				    "section", (unsigned long long)a,
+				    (unsigned long long)f->addr);
+			if (b->eo.nsyms == 0 || size[i] == 0 || (a >= f->addr &&
+			    (a - f->addr < size[i] || (a - f->addr == size[i] &&
+			    !x->branch))))
+				continue;
+			g = x->branch ? bat_find_le(t, a) : NULL;
+			if (g != NULL && g->parent == f->parent &&
+			    (size[g - t->frag] == 0 ||
+			    a < g->addr + size[g - t->frag]))
+				continue;
+			batdie(b, f->secoff, "%s entry at 0x%llx beyond the end "
+			    "of %s (0x%llx, %llu bytes)", x->branch ? "branch" :
+			    "block", (unsigned long long)a, b->name[i],
+			    (unsigned long long)f->addr,
+			    (unsigned long long)size[i]);
+		}
+	}
+	free(size);
 	if (t->ambiguous) {
 		/* the two readings of the cold parents both hold: take the
 		 * one the symbol names agree with */
@@ -346,11 +379,11 @@ dump(FILE *fp, const struct bolted *b)
 			x = &f->ent[j];
 			if (x->branch)
 				fprintf(fp, "branch %llx %x %x\n",
-				    (unsigned long long)(f->addr + x->out),
+				    (unsigned long long)bat_entry_addr(f, x),
 				    x->out, x->in);
 			else
 				fprintf(fp, "block %llx %x %x %u %016llx\n",
-				    (unsigned long long)(f->addr + x->out),
+				    (unsigned long long)bat_entry_addr(f, x),
 				    x->out, x->in, x->index,
 				    (unsigned long long)x->hash);
 		}
