@@ -439,6 +439,60 @@ resolve_cold(struct bat *t, struct dec *d)
 	return 0;
 }
 
+struct blk {
+	uint32_t	parent, in, index;
+	size_t		secoff;
+};
+
+static int
+blkcmp(const void *a, const void *b)
+{
+	const struct blk *x = a, *y = b;
+
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	if (x->in != y->in)
+		return x->in < y->in ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* the blocks of one input function, over all its fragments: each input
+ * offset once, and block indices rising with the offsets (BOLT numbers
+ * a function's blocks in input order) */
+static int
+check_blocks(struct bat *t, struct dec *d)
+{
+	struct blk *v;
+	size_t n = 0, i, j;
+	const struct bat_frag *f;
+	int rc = 0;
+
+	v = xreallocarray(NULL, t->nentries ? t->nentries : 1, sizeof(*v));
+	for (i = 0; i < t->nfrag; i++) {
+		f = &t->frag[i];
+		for (j = 0; j < f->nent; j++)
+			if (!f->ent[j].branch && f->ent[j].hash != 0)
+				v[n++] = (struct blk){ f->parent, f->ent[j].in,
+				    f->ent[j].index, f->secoff };
+	}
+	qsort(v, n, sizeof(*v), blkcmp);
+	for (i = 1; i < n && rc == 0; i++) {
+		if (v[i].parent != v[i - 1].parent)
+			continue;
+		if (v[i].in == v[i - 1].in)
+			rc = fail(d, v[i].secoff, "input block 0x%x of the "
+			    "function at 0x%llx mapped twice", v[i].in,
+			    (unsigned long long)t->frag[v[i].parent].addr);
+		else if (v[i].index <= v[i - 1].index)
+			rc = fail(d, v[i].secoff, "block index %u at input offset "
+			    "0x%x not above index %u at 0x%x (function at 0x%llx)",
+			    v[i].index, v[i].in, v[i - 1].index, v[i - 1].in,
+			    (unsigned long long)t->frag[v[i].parent].addr);
+	}
+	free(v);
+	return rc;
+}
+
 int
 bat_set_coldidx(struct bat *t, enum bat_coldidx which)
 {
@@ -580,7 +634,7 @@ bat_decode(struct bat *t, const uint8_t *sec, size_t size, struct bat_err *e)
 			}
 		}
 	}
-	if (resolve_cold(t, &d) == -1)
+	if (resolve_cold(t, &d) == -1 || check_blocks(t, &d) == -1)
 		goto bad;
 	dec_free(&d);
 	return 0;

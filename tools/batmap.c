@@ -5,11 +5,13 @@
  * the binary itself.
  */
 #include <gelf.h>
+#include <errno.h>
 #include <getopt.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common.h"
 #include "bat.h"
@@ -302,6 +304,7 @@ load_bolted(struct bolted *b, const char *path)
 	uint32_t type;
 	uint8_t *buf, *info;
 	struct bat_err e;
+	struct stat st;
 	int rc;
 
 	memset(b, 0, sizeof(*b));
@@ -333,9 +336,12 @@ load_bolted(struct bolted *b, const char *path)
 	if (type != SHT_NOTE)
 		die(path, "%s is not a note section (type %u)", BAT_SECTION,
 		    type);
-	if (size > SIZE_MAX / 2)
-		die(path, "%s of %llu bytes", BAT_SECTION,
-		    (unsigned long long)size);
+	if (fstat(b->eo.fd, &st) == -1)
+		die(path, "%s", strerror(errno));
+	if (off > (uint64_t)st.st_size || size > (uint64_t)st.st_size - off)
+		die(path, "%s (offset 0x%llx, %llu bytes) runs past the end of "
+		    "the file (%llu bytes)", BAT_SECTION, (unsigned long long)off,
+		    (unsigned long long)size, (unsigned long long)st.st_size);
 	buf = xmalloc(size ? (size_t)size : 1);
 	if (elfobj_read(&b->eo, off, buf, (size_t)size) == -1)
 		die(path, "%s (offset 0x%llx, %llu bytes) runs past the end of "
