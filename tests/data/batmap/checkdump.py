@@ -109,7 +109,7 @@ def main():
             if ifunc is None:
                 continue
             ia = ifunc[0] + e[3]
-            if ia not in iins or e[3] >= ifunc[1]:
+            if ia not in iins or (ifunc[1] and e[3] >= ifunc[1]):
                 errs.append("%s: input offset 0x%x (0x%x) is no instruction of %s in the input" %
                             (name, e[3], ia, pname))
                 continue
