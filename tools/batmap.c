@@ -78,6 +78,10 @@ main(int argc, char *argv[])
 	out_open(&out, ofile);
 	dump(out.fp, &b);
 	out_commit(&out);
+	bat_free(&b.bat);
+	elfobj_close(&b.eo);
+	free(b.xs);
+	free(b.name);
 	return 0;
 }
 
