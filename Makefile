@@ -3,6 +3,7 @@
 #
 #   make                 optimized tools in build/bin
 #   make check           the bats suite against an ASan+UBSan build
+#   make check-large     the slower comparisons on the large program
 #   make fuzz            libFuzzer harnesses (clang-19) in build/fuzz
 #   make bench           the benchmarks in bench/ against the reference tools
 #   make install PREFIX=/usr/local DESTDIR=
@@ -74,6 +75,13 @@ check: all testbins san
 	PROFPIPE_TESTBIN="$(abspath $(BUILD))/testbin" \
 	    scripts/run-tests $(BUILD)/check.tap $(TESTS)
 
+# comparisons on the large benchmark program (tests/large/build-large.sh
+# builds it once into build/large); CI runs them after check
+check-large: all testbins san
+	PROFPIPE_BIN="$(abspath $(BUILD))/san/bin" PROFPIPE_FASTBIN="$(abspath $(BUILD))/bin" \
+	PROFPIPE_TESTBIN="$(abspath $(BUILD))/testbin" \
+	    scripts/run-tests $(BUILD)/check-large.tap tests/large
+
 lint:
 	mandoc -Tlint -W warning man/*.[157]
 
@@ -109,4 +117,4 @@ clean:
 	rm -rf $(BUILD)
 
 .SECONDARY:
-.PHONY: all testbins san check lint fuzz bench install clean
+.PHONY: all testbins san check check-large lint fuzz bench install clean

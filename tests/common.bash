@@ -6,6 +6,7 @@
 # CI=true           reference-tool tests fail instead of skipping
 
 TOP="$(cd "$(dirname "${BATS_TEST_FILENAME}")/.." && pwd)"
+[ -f "$TOP/Makefile" ] || TOP="$(cd "$TOP/.." && pwd)"	# tests/large/*.bats
 : "${PROFPIPE_BIN:=$TOP/build/san/bin}"
 : "${PROFPIPE_FASTBIN:=$TOP/build/bin}"
 : "${PROFPIPE_TESTBIN:=$TOP/build/testbin}"
