@@ -308,3 +308,136 @@ expect() {
 	grep -qx '# sections=0' d.txt
 	[ "$(grep -vc '^#' d.txt)" -eq 0 ]
 }
+
+# flow_check BB ERR EVENTS: Σ|in - out| over blocks is within the bound
+# profpipe-bb(5) derives, 2 x stacks + loose ends, and the bound is small
+# against the flow; prints "imbalance bound total"
+flow_check() {
+	python3 - "$@" <<'PY'
+import collections, re, sys
+bb, err, events = sys.argv[1:4]
+inn, out = collections.Counter(), collections.Counter()
+for l in open(bb):
+    f = l.split()
+    if f and f[0] == "edge":
+        c = int(f[6])
+        if f[2] != "-":
+            out[(f[2], f[3])] += c
+        inn[(f[4], f[5])] += c
+imb = sum(abs(inn[b] - out[b]) for b in set(inn) | set(out))
+loose = int(re.search(r"loose ends (\d+)", open(err).read()).group(1))
+stacks = sum(1 for l in open(events) if l.startswith("sample"))
+bound = 2 * stacks + loose
+total = sum(inn.values())
+print(imb, bound, total)
+sys.exit(0 if imb <= bound and bound * 4 < total and stacks > 100 else 1)
+PY
+}
+
+@test "bbmap: a real branch trace (brtrace) of a clang-19 PIE: flow conservation, real successors, every input form" {
+	need_tool "$L/llvm-objdump"
+	"$L/clang" -O2 -static-pie -fpie -fbasic-block-address-map \
+	    -mllvm -pgo-analysis-map=func-entry-count,bb-freq,br-prob \
+	    -o flow "$D/flow.c"
+	brtrace -p 61 -o flow.events -- ./flow > /dev/null
+	mkperfdata -o flow.data flow.events
+	perfdecode flow.data | preagg -b flow > cur.pa
+	perfdecode flow.data | preagg -B -b flow > bid.pa
+	perfdecode flow.data | preagg --legacy -b flow > leg.pa
+	grep -q '^T ' cur.pa
+	grep -q '^[BT] [0-9a-f]*:[0-9a-f]* ' bid.pa
+	grep -q '^F ' leg.pa
+	bbmap flow cur.pa > cur.bb 2> cur.err
+	cat cur.err
+	[ "$(sed -n 1p cur.bb)" = "# profpipe-bb 1" ]
+	# flow conservation within 2 x stacks + loose ends
+	run flow_check cur.bb cur.err flow.events
+	echo "imbalance bound total: $output"
+	[ "$status" -eq 0 ]
+	# every edge a real successor, of every kind
+	bbmap --dump flow > flow.dump
+	run python3 "$D/checkedges.py" flow flow.dump cur.bb
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" -gt 30 ]
+	for k in br ft call ret; do
+		grep -q "^edge $k " cur.bb
+	done
+	# buildid: locations and the legacy B/F/f form give the same blocks
+	bbmap -q flow bid.pa > bid.bb
+	same_file cur.bb bid.bb
+	bbmap -q flow leg.pa > leg.bb
+	same_file cur.bb leg.bb
+	# the compiler's estimate beside the counts: the entry block's is its count
+	bbmap -q --pgo flow cur.pa > pgo.bb
+	[ "$(awk '$1 == "block" && $3 == 0 && $6 > 0 && $8 != $6' pgo.bb | wc -l)" -eq 0 ]
+	[ "$(awk '$1 == "block" && $3 == 0 && $6 > 0' pgo.bb | wc -l)" -gt 3 ]
+	[ "$(awk '$1 == "block" && NF != 8' pgo.bb | wc -l)" -eq 0 ]
+	# the same profile on a build at -O0 lands mid-block: stale, an
+	# error with --strict (no output file), not stale above its share
+	"$L/clang" -O0 -static-pie -fpie -fbasic-block-address-map -o flow0 "$D/flow.c"
+	run bbmap -o o1.bb flow0 cur.pa
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bbmap: warning: "*"% of the mapped branch weight lands in the middle of blocks (more than 30%): the profile looks stale"* ]]
+	run bbmap -s -o o2.bb flow0 cur.pa
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bbmap: flow0: the profile looks stale (--strict)" ]]
+	[ ! -e o2.bb ]
+	run bbmap -s -t 90 -o o3.bb flow0 cur.pa
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"stale"* ]]
+	run bbmap -s -o o4.bb flow cur.pa
+	[ "$status" -eq 0 ]
+}
+
+@test "bbmap: a perf record -e cpu-clock recording: each block's samples are the S counts in its range" {
+	need_tool perf
+	"$L/clang" -O2 -fbasic-block-address-map -o flowd "$D/flow.c"
+	perf record -q -e cpu-clock -c 100000 -o cc.data ./flowd 3000000 2>/dev/null || true
+	perfdecode cc.data | preagg -b flowd > cc.pa
+	grep -q '^S ' cc.pa
+	bbmap flowd cc.pa > cc.bb 2> cc.err
+	cat cc.err
+	bbmap --dump flowd > d.txt
+	python3 - <<'PY'
+import collections
+ranges = []
+base = None
+for l in open("d.txt"):
+    f = l.split()
+    if f[0] == "range":
+        base = int(f[1], 16)
+    elif f[0] == "block":
+        ranges.append((base + int(f[2], 16), int(f[3], 16)))
+s = collections.Counter()
+for l in open("cc.pa"):
+    f = l.split()
+    if f[0] == "S" and ":" not in f[1]:
+        s[int(f[1], 16)] += int(f[2])
+want = {}
+for start, size in ranges:
+    n = sum(c for a, c in s.items() if start <= a < start + size)
+    if n:
+        want[start] = n
+got = {}
+for l in open("cc.bb"):
+    f = l.split()
+    if f[0] == "block" and int(f[6]):
+        got[int(f[3], 16)] = int(f[6])
+assert len(want) > 5 and sum(want.values()) > 100, want
+assert got == want, (got, want)
+print(len(want), "blocks,", sum(want.values()), "samples")
+PY
+	grep -q "^bbmap: samples [0-9]*: in blocks" cc.err
+}
+
+@test "bbmap: malformed profile lines are errors with file and line" {
+	"$L/clang" -O2 -fbasic-block-address-map -o p "$D/flow.c"
+	printf 'B 1000 1010 3 0\nB 1000 zz 1 0\n' > bad.pa
+	run bbmap -o out.bb p bad.pa
+	[ "$status" -eq 1 ]
+	[[ "$output" == "bbmap: bad.pa:2: "* ]]
+	[ ! -e out.bb ]
+	printf 'Q 1 2\n' | { run bbmap p; [ "$status" -eq 1 ]; [[ "$output" == "bbmap: <stdin>:1: "* ]]; }
+}

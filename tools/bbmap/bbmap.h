@@ -33,6 +33,23 @@ void	 bin_close(struct bin *);
  * relocatable object, as llvm-readobj matches them), NULL if none */
 const char *bin_name(const struct bin *, uint64_t addr, uint32_t text);
 
+/* map.c: what became of the profile's weight */
+struct mapstat {
+	uint64_t	br, br_edges, br_midblock, br_unmapped;
+	uint64_t	ft, ft_edges, ft_inblock, ft_noft, ft_unmapped;
+	uint64_t	samples, samples_mapped;
+	uint64_t	loose;		/* weight dropped with an end in a
+					 * block: flow that enters or leaves a
+					 * block without an edge */
+};
+/* read the pre-aggregated profile at path (NULL: stdin) onto b's blocks */
+void	 map_profile(const struct bin *, const char *path, struct mapstat *,
+	    char ***events, size_t *nevents);
+/* the profpipe-bb stream; pgo: the compiler's frequencies beside */
+void	 map_write(const struct bin *, FILE *, int pgo, char **events,
+	    size_t nevents);
+void	 map_free(void);
+
 /* dump.c */
 void	 dump_map(const struct bin *, FILE *);
 

@@ -1,0 +1,529 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * map.c: a pre-aggregated profile onto the binary's basic blocks, with
+ * Propeller's rules (google/llvm-propeller binary_address_mapper.cc and
+ * program_cfg_builder.cc, as ../shared/reference/bbaddrmap.md section 3.1
+ * sums them up): blocks found by binary search with a from/to direction;
+ * a branch into a function's entry is a call; a branch from a return
+ * block, or into the middle of a block, a return; a return from outside
+ * the function that lands on a block start came back from a call ending
+ * the previous block, and is redirected there with a synthesized
+ * fall-through; fall-through ranges are walked block to block while each
+ * block can fall through.  Block counts are Propeller's node frequency.
+ */
+#include <err.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bbmap.h"
+#include "pa.h"
+
+#define NONE	UINT32_MAX
+
+enum { FROM, TO };
+
+struct blk {			/* a block in the address-sorted index */
+	uint64_t	start;
+	uint32_t	size;
+	uint32_t	bb;		/* index into map.bbs */
+};
+
+struct edge {
+	uint32_t	src, dst;	/* block indices, src NONE: from outside */
+	uint8_t		kind;
+	uint64_t	count, mis;
+};
+
+static const char *kindname[] = { "br", "ft", "call", "ret", "jmp" };
+
+struct mapper {
+	const struct bin *b;
+	struct blk	*blks;
+	size_t		 nblks;
+	uint32_t	*bbfunc, *bbrange;
+	uint64_t	*bbaddr;
+	uint64_t	*samples;
+	struct edge	*edges;
+	size_t		 nedges, cap;	/* open addressing, cap a power of 2 */
+	struct mapstat	*st;
+};
+
+static struct mapper M;
+
+static int
+blkcmp(const void *a, const void *b)
+{
+	const struct blk *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->bb < y->bb ? -1 : x->bb > y->bb;
+}
+
+static void
+index_blocks(const struct bin *b)
+{
+	const struct bam_map *m = &b->map;
+	size_t f, r, k, n = 0;
+
+	M.b = b;
+	M.bbfunc = xcalloc(m->nbbs + 1, sizeof(*M.bbfunc));
+	M.bbrange = xcalloc(m->nbbs + 1, sizeof(*M.bbrange));
+	M.bbaddr = xcalloc(m->nbbs + 1, sizeof(*M.bbaddr));
+	M.samples = xcalloc(m->nbbs + 1, sizeof(*M.samples));
+	M.blks = xcalloc(m->nbbs + 1, sizeof(*M.blks));
+	for (f = 0; f < m->nfuncs; f++) {
+		const struct bam_func *fn = &m->funcs[f];
+
+		for (r = fn->range; r < fn->range + fn->nrange; r++) {
+			const struct bam_range *rg = &m->ranges[r];
+
+			for (k = rg->bb; k < rg->bb + rg->nbb; k++) {
+				M.bbfunc[k] = (uint32_t)f;
+				M.bbrange[k] = (uint32_t)r;
+				M.bbaddr[k] = rg->base + m->bbs[k].off;
+				M.blks[n].start = M.bbaddr[k];
+				M.blks[n].size = m->bbs[k].size;
+				M.blks[n].bb = (uint32_t)k;
+				n++;
+			}
+		}
+	}
+	M.nblks = n;
+	qsort(M.blks, n, sizeof(*M.blks), blkcmp);
+	M.cap = 1024;
+	M.edges = xcalloc(M.cap, sizeof(*M.edges));
+}
+
+/* Propeller's FindBbHandleIndexUsingBinaryAddress: the last block
+ * starting at or before a; inside it, or at its end for a "to" address
+ * (a return after a call that ends a padded block); at a start shared
+ * with empty blocks, the first of them for "to", the non-empty one for
+ * "from" */
+static uint32_t
+find(uint64_t a, int dir)
+{
+	size_t lo = 0, hi = M.nblks, mid, i;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (M.blks[mid].start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NONE;
+	i = lo - 1;
+	if (a > M.blks[i].start) {
+		if (a < M.blks[i].start + M.blks[i].size ||
+		    (dir == TO && a == M.blks[i].start + M.blks[i].size))
+			return M.blks[i].bb;
+		return NONE;
+	}
+	if (dir == TO)
+		while (i > 0 && M.blks[i - 1].start == a &&
+		    M.bbfunc[M.blks[i - 1].bb] == M.bbfunc[M.blks[i].bb])
+			i--;
+	return M.blks[i].bb;
+}
+
+static uint64_t
+hash3(uint32_t s, uint32_t d, uint8_t k)
+{
+	uint64_t h = ((uint64_t)s << 32 | d) * 0x9e3779b97f4a7c15ULL;
+
+	return (h ^ (h >> 31) ^ k) * 0xbf58476d1ce4e5b9ULL;
+}
+
+static void
+add_edge(uint32_t s, uint32_t d, uint8_t kind, uint64_t w, uint64_t mis)
+{
+	struct edge *e;
+	size_t j, i;
+
+	if ((M.nedges + 1) * 2 > M.cap) {
+		struct edge *old = M.edges;
+		size_t oldcap = M.cap;
+
+		M.cap *= 2;
+		M.edges = xcalloc(M.cap, sizeof(*M.edges));
+		for (i = 0; i < oldcap; i++) {
+			if (old[i].kind == 0)
+				continue;
+			for (j = hash3(old[i].src, old[i].dst,
+			    (uint8_t)(old[i].kind - 1)) & (M.cap - 1);
+			    M.edges[j].kind != 0; j = (j + 1) & (M.cap - 1))
+				;
+			M.edges[j] = old[i];
+		}
+		free(old);
+	}
+	/* stored edges have kind + 1 in their kind field: 0 is empty */
+	for (j = hash3(s, d, kind) & (M.cap - 1);; j = (j + 1) & (M.cap - 1)) {
+		e = &M.edges[j];
+		if (e->kind == 0)
+			break;
+		if (e->src == s && e->dst == d && e->kind == kind + 1)
+			goto found;
+	}
+	e->src = s;
+	e->dst = d;
+	e->kind = kind + 1;
+	M.nedges++;
+found:
+	e->count += w;
+	e->mis += mis;
+}
+
+static uint64_t
+funcaddr(uint32_t f)
+{
+	return M.b->map.ranges[M.b->map.funcs[f].range].base;
+}
+
+static uint32_t
+md(uint32_t bb)
+{
+	return M.b->map.bbs[bb].md;
+}
+
+/* the location as an address of the binary, or 0 with *ok = 0 */
+static int
+in_bin(const struct pa_reader *r, const struct pa_loc *l, uint64_t *a)
+{
+	const char *bid;
+	char hex[129];
+
+	if (l->addr >= PA_FT_EXTERNAL_RETURN)	/* -1, -2, -3 */
+		return 0;
+	if (l->obj == PA_OBJ_X)
+		return 0;
+	if (l->obj != PA_OBJ_SELF) {
+		if (M.b->eo.buildid_len == 0 ||
+		    (bid = pa_buildid(r, l->obj)) == NULL)
+			return 0;
+		hex_encode(hex, M.b->eo.buildid, M.b->eo.buildid_len);
+		if (strcmp(hex, bid) != 0)
+			return 0;
+	}
+	*a = l->addr;
+	return 1;
+}
+
+static void
+branch(int fromok, uint64_t from, int took, uint64_t to, uint64_t w,
+    uint64_t mis, int isret)
+{
+	struct mapstat *st = M.st;
+	uint32_t fb, tb, tf;
+	uint64_t fentry, tstart;
+	int srcret, redirected = 0;
+	uint8_t kind;
+
+	st->br += w;
+	if (!took || (tb = find(to, TO)) == NONE) {
+		st->br_unmapped += w;
+		if (fromok && find(from, FROM) != NONE)
+			st->loose += w;
+		return;
+	}
+	fb = fromok ? find(from, FROM) : NONE;
+	tf = M.bbfunc[tb];
+	fentry = funcaddr(tf);
+	tstart = M.bbaddr[tb];
+	srcret = fb != NONE && (md(fb) & BAM_MD_RET);
+	if ((fb == NONE || srcret || isret || M.bbfunc[fb] != tf) &&
+	    to != fentry && to == tstart) {
+		/* came back from a call that ended the previous block */
+		if (tb > 0 && M.bbrange[tb - 1] == M.bbrange[tb]) {
+			add_edge(tb - 1, tb, 1, w, 0);
+			tb--;
+			redirected = 1;
+		}
+	}
+	if (fb == NONE) {
+		if (to == fentry) {
+			add_edge(NONE, tb, 2, w, mis);
+			st->br_edges += w;
+		} else {
+			/* flow enters tb (or, redirected, leaves tb - 1)
+			 * with no edge recorded for it */
+			st->br_unmapped += w;
+			st->loose += w;
+		}
+		return;
+	}
+	if (!srcret && !isret && !redirected && to != tstart)
+		st->br_midblock += w;
+	if (to == fentry)
+		kind = 2;
+	else if (redirected || isret || srcret || to != tstart)
+		kind = 3;
+	else if (M.bbfunc[fb] != tf)
+		kind = 4;
+	else
+		kind = 0;
+	add_edge(fb, tb, kind, w, mis);
+	st->br_edges += w;
+}
+
+static void
+fallthrough(int sok, uint64_t s, int eok, uint64_t e, uint64_t w)
+{
+	struct mapstat *st = M.st;
+	uint32_t a, b, i;
+
+	st->ft += w;
+	a = sok ? find(s, TO) : NONE;
+	b = eok ? find(e, FROM) : NONE;
+	if (a == NONE || b == NONE) {
+		st->ft_unmapped += w;
+		if (a != NONE || b != NONE)
+			st->loose += w;
+		return;
+	}
+	if (a == b) {
+		st->ft_inblock += w;
+		return;
+	}
+	/* CanFallThrough: one range, forward, every block falls through */
+	if (a > b || M.bbrange[a] != M.bbrange[b]) {
+		st->ft_noft += w;
+		st->loose += 2 * w;
+		return;
+	}
+	for (i = a; i < b; i++)
+		if (!(md(i) & BAM_MD_FALLS)) {
+			st->ft_noft += w;
+			st->loose += 2 * w;
+			return;
+		}
+	for (i = a; i < b; i++)
+		add_edge(i, i + 1, 1, w, 0);
+	st->ft_edges += w;
+}
+
+void
+map_profile(const struct bin *b, const char *path, struct mapstat *st,
+    char ***events, size_t *nevents)
+{
+	struct pa_reader r;
+	struct pa_entry e;
+	uint64_t a0 = 0, a1 = 0, a2 = 0;
+	int ok0, ok1, ok2;
+	uint32_t bb;
+	size_t cap = 0;
+
+	memset(st, 0, sizeof(*st));
+	M.st = st;
+	index_blocks(b);
+	if (pa_open(&r, path) == -1)
+		err(1, "%s", path ? path : "<stdin>");
+	while (pa_next(&r, &e)) {
+		ok0 = e.nloc > 0 && in_bin(&r, &e.loc[0], &a0);
+		ok1 = e.nloc > 1 && in_bin(&r, &e.loc[1], &a1);
+		ok2 = e.nloc > 2 && in_bin(&r, &e.loc[2], &a2);
+		switch (e.type) {
+		case PA_E:
+			xgrow(events, &cap, *nevents + 1, sizeof(**events));
+			(*events)[(*nevents)++] = xstrdup(pa_event(&r, e.event));
+			break;
+		case PA_S:
+			st->samples += e.count;
+			if (ok0 && (bb = find(a0, FROM)) != NONE) {
+				M.samples[bb] += e.count;
+				st->samples_mapped += e.count;
+			}
+			break;
+		case PA_B:
+			branch(ok0, a0, ok1, a1, e.count, e.mis, 0);
+			break;
+		case PA_T:
+		case PA_R:
+			/* a trace: the branch (none from an external origin;
+			 * an external return has source -3 or 0), then the
+			 * fall-through to ft_end unless it is -1 (branch only) */
+			if (e.loc[0].addr != PA_FT_EXTERNAL_ORIGIN)
+				branch(ok0 && a0 != 0, a0, ok1, a1, e.count,
+				    e.has_mis ? e.mis : 0, e.type == PA_R);
+			if (e.loc[2].addr != PA_BR_ONLY)
+				fallthrough(ok1, a1, ok2, a2, e.count);
+			break;
+		case PA_F:
+		case PA_f:
+		case PA_r:
+			fallthrough(ok0, a0, ok1, a1, e.count);
+			break;
+		default:
+			break;
+		}
+	}
+	pa_close(&r);
+}
+
+/* the function an edge is printed under: its source's, or for a call
+ * from outside its target's */
+static uint32_t
+efunc(const struct edge *e)
+{
+	return M.bbfunc[e->src == NONE ? e->dst : e->src];
+}
+
+static int
+edgecmp(const void *x, const void *y)
+{
+	const struct edge *a = x, *b = y;
+	uint32_t af = efunc(a), bf = efunc(b);
+
+	/* by the function printing them (the source's, or the target's
+	 * for calls from outside), then source, kind, target */
+	if (af != bf)
+		return af < bf ? -1 : 1;
+	if (a->src != b->src)
+		return a->src == NONE ? 1 : b->src == NONE ? -1 :
+		    a->src < b->src ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return a->dst < b->dst ? -1 : a->dst > b->dst;
+}
+
+static void
+put_hexnum(FILE *fp, uint64_t v)
+{
+	fprintf(fp, "%" PRIx64, v);
+}
+
+void
+map_write(const struct bin *b, FILE *fp, int pgo, char **events, size_t nevents)
+{
+	const struct bam_map *m = &b->map;
+	struct edge *es;
+	uint64_t *in, *out, *callmax, *retmax, *cnt;
+	size_t i, j, n = 0, f, k;
+	char hex[129];
+	const char *name;
+
+	/* the edges, dense and sorted */
+	es = xcalloc(M.nedges + 1, sizeof(*es));
+	for (i = 0; i < M.cap; i++)
+		if (M.edges[i].kind != 0) {
+			es[n] = M.edges[i];
+			es[n].kind--;
+			n++;
+		}
+	qsort(es, n, sizeof(*es), edgecmp);
+
+	/* Propeller's node frequency: max(sum in (not returns), sum out
+	 * (not calls), largest call out, largest return in) */
+	in = xcalloc(m->nbbs + 1, sizeof(*in));
+	out = xcalloc(m->nbbs + 1, sizeof(*out));
+	callmax = xcalloc(m->nbbs + 1, sizeof(*callmax));
+	retmax = xcalloc(m->nbbs + 1, sizeof(*retmax));
+	cnt = xcalloc(m->nbbs + 1, sizeof(*cnt));
+	for (i = 0; i < n; i++) {
+		if (es[i].kind == 3) {
+			if (es[i].count > retmax[es[i].dst])
+				retmax[es[i].dst] = es[i].count;
+		} else {
+			in[es[i].dst] += es[i].count;
+		}
+		if (es[i].src == NONE)
+			continue;
+		if (es[i].kind == 2) {
+			if (es[i].count > callmax[es[i].src])
+				callmax[es[i].src] = es[i].count;
+		} else {
+			out[es[i].src] += es[i].count;
+		}
+	}
+	for (k = 0; k < m->nbbs; k++) {
+		cnt[k] = in[k];
+		if (out[k] > cnt[k])
+			cnt[k] = out[k];
+		if (callmax[k] > cnt[k])
+			cnt[k] = callmax[k];
+		if (retmax[k] > cnt[k])
+			cnt[k] = retmax[k];
+	}
+
+	fprintf(fp, "# profpipe-bb 1\n# binary=%s\n", b->path);
+	if (b->eo.buildid_len) {
+		hex_encode(hex, b->eo.buildid, b->eo.buildid_len);
+		fprintf(fp, "# buildid=%s\n", hex);
+	}
+	for (i = 0; i < nevents; i++)
+		fprintf(fp, "# event=%s\n", events[i]);
+
+	j = 0;
+	for (f = 0; f < m->nfuncs; f++) {
+		const struct bam_func *fn = &m->funcs[f];
+		size_t first = m->ranges[fn->range].bb, touched = 0;
+		long double scale = 0;
+		int havefreq;
+
+		while (j < n && efunc(&es[j]) < f)	/* none: kept safe */
+			j++;
+		for (k = first; k < first + fn->nbb; k++)
+			if (cnt[k] || M.samples[k])
+				touched++;
+		if (!touched && (j >= n || efunc(&es[j]) != f))
+			continue;
+		name = bin_name(b, funcaddr((uint32_t)f), fn->text);
+		fprintf(fp, "func %zu ", f);
+		put_hexnum(fp, funcaddr((uint32_t)f));
+		fprintf(fp, " %u %s\n", fn->nbb, name ? name : "-");
+		havefreq = pgo && (fn->feature & BAM_F_BBFREQ) && fn->npgo > 0 &&
+		    m->pgo[fn->pgo].freq > 0;
+		if (havefreq)
+			scale = (long double)cnt[first] / m->pgo[fn->pgo].freq;
+		for (k = first; k < first + fn->nbb; k++) {
+			if (!cnt[k] && !M.samples[k])
+				continue;
+			fprintf(fp, "block %zu %u ", f, m->bbs[k].id);
+			put_hexnum(fp, M.bbaddr[k]);
+			fprintf(fp, " %x %" PRIu64 " %" PRIu64, m->bbs[k].size,
+			    cnt[k], M.samples[k]);
+			if (pgo && havefreq)
+				fprintf(fp, " %.0Lf", scale *
+				    m->pgo[fn->pgo + (k - first)].freq);
+			else if (pgo)
+				fputs(" -", fp);
+			fputc('\n', fp);
+		}
+		for (; j < n && efunc(&es[j]) == f; j++) {
+			const struct edge *e = &es[j];
+
+			fprintf(fp, "edge %s ", kindname[e->kind]);
+			if (e->src == NONE)
+				fputs("- -", fp);
+			else
+				fprintf(fp, "%" PRIu32 " %u", M.bbfunc[e->src],
+				    m->bbs[e->src].id);
+			fprintf(fp, " %" PRIu32 " %u %" PRIu64 " %" PRIu64 "\n",
+			    M.bbfunc[e->dst], m->bbs[e->dst].id, e->count, e->mis);
+		}
+	}
+	free(es);
+	free(in);
+	free(out);
+	free(callmax);
+	free(retmax);
+	free(cnt);
+}
+
+void
+map_free(void)
+{
+	free(M.blks);
+	free(M.bbfunc);
+	free(M.bbrange);
+	free(M.bbaddr);
+	free(M.samples);
+	free(M.edges);
+	memset(&M, 0, sizeof(M));
+}
