@@ -254,8 +254,8 @@ expect() {
 		*)	echo "$f: status $status: $output"; return 1 ;;
 		esac
 	done
-	[ "$n" -ge 40 ]
-	[ "$nfail" -ge 20 ]
+	[ "$n" -ge 30 ]
+	[ "$nfail" -ge 15 ]
 	# these cannot decode
 	for f in dmg/fftail* dmg/cut1 dmg/grow dmg/far; do
 		run bbmap --dump "$f"

@@ -35,23 +35,23 @@ def write(name, d):
     open(os.path.join(outdir, name), "wb").write(d)
 
 
-for n in range(20):
+for n in range(14):
     d = bytearray(data)
     for _ in range(rng.randint(1, 3)):
         d[off + rng.randrange(size)] ^= rng.randint(1, 255)
     write("flip%02d" % n, d)
-for n in range(10):
+for n in range(8):
     d = bytearray(data)
     ln = rng.randint(2, 16)
     at = rng.randrange(size - ln)
     d[off + at:off + at + ln] = b"\xff" * ln
     write("ff%02d" % n, d)
-for n in range(5):
+for n in range(4):
     d = bytearray(data)
     at = rng.randrange(size)
     d[off + at:off + size] = b"\xff" * (size - at)
     write("fftail%02d" % n, d)
-for n in range(5):
+for n in range(4):
     d = bytearray(data)
     struct.pack_into("<Q", d, h + 0x20, size - rng.randint(1, min(40, size)))
     write("cut%02d" % n, d)
