@@ -2,7 +2,8 @@
 /*
  * batmap: BOLT address translation.  --dump prints the .note.bolt_bat
  * tables of a BOLTed binary as text (profpipe-bat(5)), checked against
- * the binary itself.
+ * the binary itself; otherwise a pre-aggregated profile of the BOLTed
+ * binary is translated into one of its input binary (translate.c).
  */
 #include <gelf.h>
 #include <errno.h>
@@ -15,21 +16,12 @@
 
 #include "common.h"
 #include "bat.h"
+#include "functab.h"
+#include "pa.h"
 
-struct xsec {			/* an executable section */
-	uint64_t	addr, size;
-};
+#include "batmap.h"
 
-struct bolted {
-	const char	*path;
-	struct elfobj	 eo;
-	struct bat	 bat;
-	uint64_t	 secoff;	/* file offset of the BAT section */
-	char		 producer[128];
-	struct xsec	*xs;
-	size_t		 nxs;
-	const char	**name;		/* per fragment: its symbol, or NULL */
-};
+int	 vflag;
 
 static void	 load_bolted(struct bolted *, const char *);
 static void	 dump(FILE *, const struct bolted *);
@@ -41,6 +33,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "dump",	no_argument,	   NULL, 'd' },
 		{ "output",	required_argument, NULL, 'o' },
+		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "version",	no_argument,	   NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -51,13 +44,16 @@ main(int argc, char *argv[])
 	int ch, dflag = 0;
 
 	prog_init(argc, argv);
-	while ((ch = getopt_long(argc, argv, "do:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "do:vh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'd':
 			dflag = 1;
 			break;
 		case 'o':
 			ofile = optarg;
+			break;
+		case 'v':
+			vflag = 1;
 			break;
 		case 'h':
 			usage(0);
@@ -69,14 +65,17 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (!dflag)
-		prog_usage_error("the translation is not implemented yet; "
-		    "use --dump");
-	if (argc != 1)
+	if (dflag && argc != 1)
 		prog_usage_error("--dump takes one BOLTed binary");
+	if (!dflag && (argc < 2 || argc > 3))
+		prog_usage_error("expected a BOLTed binary, its input binary "
+		    "and at most one profile");
 	load_bolted(&b, argv[0]);
 	out_open(&out, ofile);
-	dump(out.fp, &b);
+	if (dflag)
+		dump(out.fp, &b);
+	else
+		translate(out.fp, &b, argv[1], argc > 2 ? argv[2] : NULL);
 	out_commit(&out);
 	bat_free(&b.bat);
 	elfobj_close(&b.eo);
@@ -85,7 +84,7 @@ main(int argc, char *argv[])
 	return 0;
 }
 
-static noreturn void PRINTFLIKE(2, 3)
+noreturn void
 die(const char *path, const char *fmt, ...)
 {
 	va_list ap;
@@ -405,14 +404,17 @@ dump(FILE *fp, const struct bolted *b)
 static noreturn void
 usage(int status)
 {
-	printf("usage: %s --dump [-o file] bolted-binary\n"
-	    "Print the BOLT address translation tables (.note.bolt_bat) of a\n"
-	    "binary written by llvm-bolt --enable-bat.\n"
+	printf("usage: %s [-v] [-o file] bolted-binary input-binary [profile]\n"
+	    "       %s --dump [-o file] bolted-binary\n"
+	    "Translate a pre-aggregated profile of a binary written by llvm-bolt\n"
+	    "--enable-bat into one of its input binary, through the BOLT address\n"
+	    "translation tables (.note.bolt_bat); or print the tables.\n"
 	    "  -d, --dump                 print the tables (profpipe-bat(5))\n"
 	    "  -o, --output=FILE          write FILE instead of the standard output\n"
 	    "  -h, --help                 this help\n"
+	    "  -v, --verbose              counts of translated and dropped entries\n"
 	    "      --version              print the version\n",
-	    progname);
+	    progname, progname);
 	xclose_stdout();
 	exit(status);
 }

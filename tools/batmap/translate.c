@@ -1,0 +1,523 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * translate.c: a pre-aggregated profile of a BOLTed binary, as the
+ * input binary's profile.  Every entry is read the way perf2bolt 19's
+ * DataAggregator reads it on the BOLTed binary with BAT
+ * (../shared/reference/bolt.md 1.4): a branch's ends go through
+ * translate(), the source to its nearest preceding entry, the target
+ * keeping its distance, cold fragments credited to their hot parent, a
+ * branch from a return dropped; a fall-through range is split with the
+ * tables into one F entry per pair of input blocks it crosses, and one
+ * in a function without tables is dropped.  The result is written in
+ * the input binary's addresses: each function of the BOLTed binary is
+ * the input's function of the same name.  Entries are summed and written
+ * sorted, B, F and S entries (what LLVM 19 reads) after E lines.
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "bat.h"
+#include "functab.h"
+#include "pa.h"
+
+#include "batmap.h"
+
+struct bin {
+	const char	*path;
+	struct elfobj	*eo;
+	struct functab	 ft;
+	uint64_t	 base;		/* PIE: locations are offsets from it */
+	uint8_t		*code;		/* executable segments, for returns */
+	uint64_t	 codelo, codehi;
+	char		 bid[129];	/* build-id hex, "" if none */
+};
+
+/* output entries, summed: open addressing over (type, locations) */
+struct okey {
+	uint64_t	a[2];
+	uint32_t	obj[2];
+	uint32_t	type;		/* pa_type; event for S */
+	uint32_t	ev;
+};
+struct oent {
+	struct okey	k;
+	uint64_t	count, mis;
+	int		used;
+};
+
+static struct oent *tab;
+static size_t	 tabcap, tabn;
+
+static struct {
+	uint64_t	in, branches, traces, samples;
+	uint64_t	ret, unknown, longrange, invalid, nobat, nopairs;
+	uint64_t	nomatch, pairs, passed;
+} st;
+
+static uint64_t
+okhash(const struct okey *k)
+{
+	uint64_t h = k->a[0] * 0x9e3779b97f4a7c15ull ^ k->a[1] * 0xc2b2ae3d27d4eb4full;
+
+	h ^= ((uint64_t)k->obj[0] << 32 | k->obj[1]) * 0x165667b19e3779f9ull;
+	h ^= (uint64_t)k->type << 40 ^ k->ev;
+	return h ^ h >> 29;
+}
+
+static void
+emit(const struct okey *k, uint64_t count, uint64_t mis)
+{
+	size_t i, mask;
+	struct oent *old;
+	size_t oldcap;
+
+	if ((tabn + 1) * 2 > tabcap) {
+		old = tab;
+		oldcap = tabcap;
+		tabcap = tabcap ? tabcap * 2 : 4096;
+		tab = xcalloc(tabcap, sizeof(*tab));
+		tabn = 0;
+		for (i = 0; i < oldcap; i++)
+			if (old[i].used)
+				emit(&old[i].k, old[i].count, old[i].mis);
+		free(old);
+	}
+	mask = tabcap - 1;
+	for (i = okhash(k) & mask; tab[i].used; i = (i + 1) & mask)
+		if (memcmp(&tab[i].k, k, sizeof(*k)) == 0) {
+			tab[i].count += count;
+			tab[i].mis += mis;
+			return;
+		}
+	tab[i].used = 1;
+	tab[i].k = *k;
+	tab[i].count = count;
+	tab[i].mis = mis;
+	tabn++;
+}
+
+static int
+oentcmp(const void *a, const void *b)
+{
+	const struct oent *x = a, *y = b;
+	int i;
+
+	if (x->k.type != y->k.type)
+		return x->k.type < y->k.type ? -1 : 1;
+	if (x->k.ev != y->k.ev)
+		return x->k.ev < y->k.ev ? -1 : 1;
+	for (i = 0; i < 2; i++) {
+		if (x->k.obj[i] != y->k.obj[i])
+			return x->k.obj[i] < y->k.obj[i] ? -1 : 1;
+		if (x->k.a[i] != y->k.a[i])
+			return x->k.a[i] < y->k.a[i] ? -1 : 1;
+	}
+	return 0;
+}
+
+static void
+load_bin(struct bin *b, struct elfobj *eo, const char *path)
+{
+	char err[512];
+	size_t i;
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	memset(b, 0, sizeof(*b));
+	b->path = path;
+	b->eo = eo;
+	if (functab_load(&b->ft, eo, err, sizeof(err)) == -1) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		exit(1);
+	}
+	b->base = eo->type == ET_DYN ? elfobj_base(eo) : 0;
+	if (eo->buildid_len)
+		hex_encode(b->bid, eo->buildid, eo->buildid_len);
+	/* the bytes of the executable segments: where the returns are */
+	for (i = 0; i < eo->nsegs; i++)
+		if (eo->segs[i].flags & PF_X) {
+			if (eo->segs[i].vaddr < lo)
+				lo = eo->segs[i].vaddr;
+			if (eo->segs[i].vaddr + eo->segs[i].filesz > hi)
+				hi = eo->segs[i].vaddr + eo->segs[i].filesz;
+		}
+	if (lo >= hi || hi - lo > (uint64_t)1 << 32)
+		return;
+	b->codelo = lo;
+	b->codehi = hi;
+	b->code = xcalloc((size_t)(hi - lo), 1);
+	for (i = 0; i < eo->nsegs; i++)
+		if ((eo->segs[i].flags & PF_X) && elfobj_read(eo,
+		    eo->segs[i].offset, b->code + (eo->segs[i].vaddr - lo),
+		    (size_t)eo->segs[i].filesz) == -1)
+			die(path, "executable segment past the end of the file");
+}
+
+/* is the instruction at a return (what MCPlusBuilder::isReturn says for
+ * x86-64: ret, ret imm16, lret, with prefixes) */
+static int
+is_return(const struct bin *b, uint64_t a)
+{
+	const uint8_t *p;
+	size_t n, i;
+
+	if (b->code == NULL || a < b->codelo || a >= b->codehi)
+		return 0;
+	p = b->code + (a - b->codelo);
+	n = (size_t)(b->codehi - a);
+	for (i = 0; i < n && i < 4; i++) {
+		/* legacy prefixes (rep, bnd, operand size) and REX */
+		if (p[i] == 0xf3 || p[i] == 0xf2 || p[i] == 0x66 ||
+		    (p[i] & 0xf0) == 0x40)
+			continue;
+		return p[i] == 0xc3 || p[i] == 0xc2 || p[i] == 0xcb ||
+		    p[i] == 0xca;
+	}
+	return 0;
+}
+
+struct ctx {
+	struct bolted	*b;
+	struct bin	 bo, in;
+	struct pa_reader r;
+	uint32_t	 inobj;		/* obj for input locations */
+	uint32_t	 *pairs;
+	size_t		 paircap;
+	const struct bfunc **map;	/* bolted function -> input, lazily */
+	uint8_t		*mapped;
+};
+
+/* does a location name the BOLTed binary */
+static int
+is_self(struct ctx *c, const struct pa_loc *l)
+{
+	const char *bid;
+
+	if (l->obj == PA_OBJ_SELF)
+		return 1;
+	if (l->obj == PA_OBJ_X)
+		return 0;
+	bid = pa_buildid(&c->r, l->obj);
+	return bid != NULL && c->bo.bid[0] != '\0' &&
+	    strcmp(bid, c->bo.bid) == 0;
+}
+
+/* the input's function for a BOLTed one: the same name (locals by
+ * name/file/N, as BOLT's BAT profiles name them) */
+static const struct bfunc *
+input_func(struct ctx *c, const struct bfunc *bf)
+{
+	size_t i = (size_t)(bf - c->bo.ft.f);
+	const struct bfunc *f;
+
+	if (!c->mapped[i]) {
+		c->mapped[i] = 1;
+		f = functab_by_name(&c->in.ft, bf->filename);
+		if (f == NULL)
+			f = functab_by_name(&c->in.ft, bf->name);
+		if (f != NULL && strcmp(f->symname, bf->symname) != 0)
+			f = NULL;
+		c->map[i] = f;
+		if (f == NULL)
+			st.nomatch++;
+	}
+	return c->map[i];
+}
+
+/* the function DataAggregator credits an address of the BOLTed binary
+ * to: the containing function, or its BAT parent */
+static const struct bfunc *
+credited(struct ctx *c, const struct bfunc *bf)
+{
+	uint64_t pa = bat_parent_addr(&c->b->bat, bf->addr);
+	const struct bfunc *p;
+
+	if (pa != 0 && (p = functab_find(&c->bo.ft, pa)) != NULL)
+		return p;
+	return bf;
+}
+
+/* an end of a branch: 1 and *out set when it is in a function (the
+ * input's address for it), 0 when unknown (*out is the location as
+ * given), -1 when its function has no counterpart in the input */
+static int
+branch_end(struct ctx *c, const struct pa_loc *l, int isfrom,
+    struct pa_loc *out)
+{
+	const struct bfunc *bf, *in;
+	uint64_t a, off;
+
+	*out = *l;
+	if (!is_self(c, l))
+		return 0;
+	a = l->addr + c->bo.base;
+	if ((bf = functab_find(&c->bo.ft, a)) == NULL)
+		return 0;
+	off = bat_translate(&c->b->bat, bf->addr, a - bf->addr, isfrom);
+	bf = credited(c, bf);
+	if ((in = input_func(c, bf)) == NULL)
+		return -1;
+	out->addr = in->addr + off - c->in.base;
+	out->obj = c->inobj;
+	return 1;
+}
+
+static void
+do_branch(struct ctx *c, const struct pa_loc *from, const struct pa_loc *to,
+    uint64_t count, uint64_t mis)
+{
+	struct pa_loc f, t;
+	struct okey k;
+	int kf, kt;
+
+	st.branches++;
+	/* perf2bolt 19 ignores branches from returns */
+	if (is_self(c, from) && functab_find(&c->bo.ft, from->addr +
+	    c->bo.base) != NULL && is_return(&c->bo, from->addr + c->bo.base)) {
+		st.ret++;
+		return;
+	}
+	kf = branch_end(c, from, 1, &f);
+	kt = branch_end(c, to, 0, &t);
+	if (kf == -1 || kt == -1) {
+		st.nomatch++;
+		return;
+	}
+	if (kf == 0 && kt == 0 && is_self(c, from) && is_self(c, to)) {
+		st.unknown++;
+		return;
+	}
+	memset(&k, 0, sizeof(k));
+	k.type = PA_B;
+	k.a[0] = f.addr;
+	k.obj[0] = f.obj;
+	k.a[1] = t.addr;
+	k.obj[1] = t.obj;
+	emit(&k, count, mis);
+}
+
+/* a fall-through range start..end of the BOLTed binary (addresses as in
+ * the stream), split into input blocks with the tables */
+static void
+do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
+    uint64_t count, int isreturn)
+{
+	const struct bfunc *ff, *tf, *pf, *in;
+	const struct bat_frag *fr;
+	uint64_t s, e, from, to;
+	struct okey k;
+	long n, i;
+
+	st.traces++;
+	if (!is_self(c, start) || !is_self(c, end)) {
+		st.passed++;
+		return;
+	}
+	s = start->addr + c->bo.base;
+	e = end->addr + c->bo.base;
+	ff = functab_find(&c->bo.ft, s);
+	tf = functab_find(&c->bo.ft, e);
+	if (ff == NULL || tf == NULL) {
+		st.longrange++;
+		return;
+	}
+	if (ff != tf) {
+		st.invalid++;
+		return;
+	}
+	n = bat_fallthroughs(&c->b->bat, ff->addr, s - isreturn, e, &c->pairs,
+	    &c->paircap);
+	if (n < 0) {
+		/* perf2bolt 19 sends every trace to BAT: one in a function
+		 * without tables is an invalid trace */
+		st.nobat++;
+		return;
+	}
+	if (n == 0)
+		st.nopairs++;
+	fr = bat_find(&c->b->bat, ff->addr);
+	pf = credited(c, ff);
+	if ((in = input_func(c, pf)) == NULL) {
+		st.nomatch++;
+		return;
+	}
+	memset(&k, 0, sizeof(k));
+	k.type = PA_F;
+	k.obj[0] = k.obj[1] = c->inobj;
+	for (i = 0; i < n; i++) {
+		/* LLVM 19: the pair's output offsets through translate() */
+		from = bat_translate(&c->b->bat, fr->addr,
+		    fr->ent[c->pairs[2 * i]].out, 1);
+		to = bat_translate(&c->b->bat, fr->addr,
+		    fr->ent[c->pairs[2 * i + 1]].out, 0);
+		k.a[0] = in->addr + from - c->in.base;
+		k.a[1] = in->addr + to - c->in.base;
+		emit(&k, count, 0);
+		st.pairs++;
+	}
+}
+
+static void
+do_sample(struct ctx *c, const struct pa_entry *en)
+{
+	const struct bfunc *bf, *pf, *in;
+	uint64_t a, off;
+	struct okey k;
+
+	st.samples++;
+	memset(&k, 0, sizeof(k));
+	k.type = PA_S;
+	k.ev = en->event;
+	if (!is_self(c, &en->loc[0])) {
+		k.a[0] = en->loc[0].addr;
+		k.obj[0] = en->loc[0].obj;
+		emit(&k, en->count, 0);
+		st.passed++;
+		return;
+	}
+	a = en->loc[0].addr + c->bo.base;
+	if ((bf = functab_find(&c->bo.ft, a)) == NULL) {
+		st.unknown++;
+		return;
+	}
+	/* doSample: the offset from the credited function, translated in
+	 * its table */
+	pf = credited(c, bf);
+	off = bat_translate(&c->b->bat, pf->addr, a - pf->addr, 0);
+	if ((in = input_func(c, pf)) == NULL) {
+		st.nomatch++;
+		return;
+	}
+	k.a[0] = in->addr + off - c->in.base;
+	k.obj[0] = c->inobj;
+	emit(&k, en->count, 0);
+}
+
+static void
+write_out(FILE *fp, struct ctx *c)
+{
+	struct wbuf w;
+	struct pa_entry e;
+	size_t i, n = 0;
+	uint32_t ev = PA_NO_EVENT;
+
+	for (i = 0; i < tabcap; i++)
+		if (tab[i].used)
+			tab[n++] = tab[i];
+	qsort(tab, n, sizeof(*tab), oentcmp);
+	wb_init(&w, fp, 1 << 16);
+	for (i = 0; i < n; i++) {
+		memset(&e, 0, sizeof(e));
+		e.type = (enum pa_type)tab[i].k.type;
+		e.nloc = pa_nloc(e.type);
+		e.loc[0] = (struct pa_loc){ tab[i].k.a[0], tab[i].k.obj[0] };
+		e.loc[1] = (struct pa_loc){ tab[i].k.a[1], tab[i].k.obj[1] };
+		e.count = tab[i].count;
+		e.mis = tab[i].mis;
+		e.has_mis = e.type == PA_B;
+		if (e.type == PA_S && tab[i].k.ev != ev &&
+		    tab[i].k.ev != PA_NO_EVENT) {
+			ev = tab[i].k.ev;
+			pa_put_event(&w, pa_event(&c->r, ev));
+		}
+		pa_put_entry(&w, &e, &c->r);
+	}
+	wb_free(&w);
+}
+
+void
+translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
+{
+	struct ctx c;
+	struct elfobj ineo;
+	struct pa_entry e;
+	struct pa_loc br;
+	char err[512];
+
+	memset(&c, 0, sizeof(c));
+	c.b = b;
+	if (elfobj_open(&ineo, inpath, err, sizeof(err)) == -1) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		exit(1);
+	}
+	if (bat_find(&b->bat, 0) != NULL)
+		die(b->path, "a fragment at address 0");
+	load_bin(&c.bo, &b->eo, b->path);
+	load_bin(&c.in, &ineo, inpath);
+	c.map = xcalloc(c.bo.ft.n ? c.bo.ft.n : 1, sizeof(*c.map));
+	c.mapped = xcalloc(c.bo.ft.n ? c.bo.ft.n : 1, 1);
+	if (pa_open(&c.r, prof) == -1)
+		die(prof ? prof : "<stdin>", "%s", strerror(errno));
+	/* input locations: bare, or with the input's build-id when the
+	 * stream names the BOLTed binary by its build-id */
+	c.inobj = PA_OBJ_SELF;
+	while (pa_next(&c.r, &e)) {
+		st.in++;
+		if (c.inobj == PA_OBJ_SELF && e.nloc > 0 &&
+		    e.loc[0].obj != PA_OBJ_SELF && e.loc[0].obj != PA_OBJ_X &&
+		    is_self(&c, &e.loc[0]) && c.in.bid[0] != '\0')
+			c.inobj = PA_OBJ_BUILDID(pa_intern_buildid(&c.r,
+			    c.in.bid, strlen(c.in.bid)));
+		switch (e.type) {
+		case PA_E:
+			break;
+		case PA_S:
+			do_sample(&c, &e);
+			break;
+		case PA_B:
+			do_branch(&c, &e.loc[0], &e.loc[1], e.count, e.mis);
+			break;
+		case PA_F:
+		case PA_f:
+			do_trace(&c, &e.loc[0], &e.loc[1], e.count, 0);
+			break;
+		case PA_r:
+			do_trace(&c, &e.loc[0], &e.loc[1], e.count, 1);
+			break;
+		case PA_T:
+		case PA_R:
+			br = e.loc[0];
+			if (e.type == PA_T && br.addr != PA_FT_EXTERNAL_ORIGIN &&
+			    br.addr != PA_BR_ONLY)
+				do_branch(&c, &br, &e.loc[1], e.count,
+				    e.has_mis ? e.mis : 0);
+			if (e.loc[2].addr != PA_BR_ONLY)
+				do_trace(&c, &e.loc[1], &e.loc[2], e.count,
+				    e.type == PA_R);
+			break;
+		default:
+			break;
+		}
+	}
+	write_out(fp, &c);
+	if (vflag)
+		fprintf(stderr, "%s: %llu entries: %llu branches (%llu from "
+		    "returns, %llu outside functions dropped), %llu "
+		    "fall-throughs (%llu outside functions, %llu across "
+		    "functions, %llu in functions without tables dropped; "
+		    "%llu input block pairs), %llu samples; %llu with no "
+		    "function of that name in %s; %llu entries written\n",
+		    progname, (unsigned long long)st.in,
+		    (unsigned long long)st.branches,
+		    (unsigned long long)st.ret, (unsigned long long)st.unknown,
+		    (unsigned long long)st.traces,
+		    (unsigned long long)st.longrange,
+		    (unsigned long long)st.invalid,
+		    (unsigned long long)st.nobat,
+		    (unsigned long long)st.pairs,
+		    (unsigned long long)st.samples,
+		    (unsigned long long)st.nomatch, inpath, (unsigned long long)tabn);
+	pa_close(&c.r);
+	functab_free(&c.bo.ft);
+	functab_free(&c.in.ft);
+	free(c.bo.code);
+	free(c.in.code);
+	free(c.map);
+	free(c.mapped);
+	free(c.pairs);
+	free(tab);
+	elfobj_close(&ineo);
+}
