@@ -219,3 +219,80 @@ EOF
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Done "* ]]
 }
+
+# trim a profpipe-events stream's branch stacks to 30 entries: perf2bolt
+# drops two entries of every stack of a BOLTed binary once it sees one of
+# 32 (its Skylake workaround), which preagg, knowing nothing of BAT, does
+# not
+trim30() {
+	awk '$1 == "sample" { l = $1; for (i = 2; i <= NF && i < 37; i++) l = l " " $i
+	    print l; next } { print }' "$1"
+}
+
+@test "batmap: a real branch trace of the BOLTed program, translated: the fdata perf2bolt-19 writes on the BOLTed binary" {
+	trim30 "$D/swb.events" > t.events
+	mkperfdata -o t.data t.events
+	"$P2B" -p t.data -o a.fdata "$D/sw.bolt" > a.log 2>&1
+	perfdecode t.data | preagg --legacy -b "$D/sw.bolt" > bolted.preagg
+	batmap -v "$D/sw.bolt" "$D/sw" bolted.preagg > input.preagg 2> v.txt
+	cat v.txt
+	grep -q '^F ' input.preagg
+	grep -q '^B ' input.preagg
+	# what llvm-bolt takes: perf2bolt --pa on the input binary
+	"$P2B" --pa -p input.preagg -o b.fdata "$D/sw" > b.log 2>&1
+	grep -q 'traces mismatching disassembled function contents: 0 ' b.log
+	batmap --dump "$D/sw.bolt" > sw.dump
+	run python3 "$DATA/batmap/cmpfdata.py" a.fdata b.fdata sw.dump "$D/sw"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | sed -n 's/.* same=\([0-9]*\).*/\1/p')" -ge 15 ]
+	# the same through stdin and -o
+	batmap -o out.preagg "$D/sw.bolt" "$D/sw" < bolted.preagg
+	same_file input.preagg out.preagg
+}
+
+@test "batmap: random taken branches over both programs, translated: the very fdata of perf2bolt-19 --pa on the BOLTed binary" {
+	for p in sw exc; do
+		python3 "$DATA/batmap/lbrgen.py" "$D/$p.bolt" 2000 5 > g.events
+		mkperfdata -o g.data g.events
+		perfdecode g.data | preagg --legacy -b "$D/$p.bolt" | grep '^B ' > b.preagg
+		batmap "$D/$p.bolt" "$D/$p" b.preagg > in.preagg
+		"$P2B" --pa -p b.preagg -o a.fdata "$D/$p.bolt" > a.log 2>&1
+		"$P2B" --pa -p in.preagg -o b.fdata "$D/$p" > b.log 2>&1
+		grep -q boltedcollection a.fdata
+		batmap --dump "$D/$p.bolt" > p.dump
+		run python3 "$DATA/batmap/cmpfdata.py" a.fdata b.fdata p.dump "$D/$p"
+		echo "$p: $output"
+		[ "$status" -eq 0 ]
+		[ "$(echo "$output" | sed -n 's/.* same=\([0-9]*\).*/\1/p')" -ge 1000 ]
+		# no fall-through was involved: only names and the offsets past
+		# the input's functions differ
+		echo "$output" | grep -q 'nonadjacent-fallthroughs=0 '
+	done
+}
+
+@test "batmap: translation errors: input binary missing or without the functions, a bad profile line" {
+	echo 'B 800000 800010 1 0' > one.preagg
+	run batmap "$D/sw.bolt" nonexistent one.preagg
+	[ "$status" -eq 1 ]
+	[[ "$output" == *nonexistent* ]]
+	echo 'B 800000 zz 1 0' > bad.preagg
+	run batmap "$D/sw.bolt" "$D/sw" bad.preagg
+	[ "$status" -eq 1 ]
+	[[ "$output" == "batmap: bad.preagg:1: "* ]]
+	run batmap -o out.preagg "$D/sw.bolt" "$D/sw" bad.preagg
+	[ "$status" -eq 1 ]
+	[ ! -e out.preagg ]
+	# a binary without BAT as the BOLTed one
+	run batmap "$D/sw" "$D/sw" one.preagg
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no .note.bolt_bat section"* ]]
+	# the wrong input binary: no function of those names
+	step=$(llvm-nm-19 "$D/sw.bolt" | awk '$3 == "step" { print $1 }')
+	[ -n "$step" ]
+	echo "B $step 401000 1 0" > one.preagg
+	run batmap -v "$D/sw.bolt" "$D/exc" one.preagg
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 1 with no function of that name"* ]]
+}

@@ -55,7 +55,7 @@ static size_t	 tabcap, tabn;
 static struct {
 	uint64_t	in, branches, traces, samples;
 	uint64_t	ret, unknown, longrange, invalid, nobat, nopairs;
-	uint64_t	nomatch, pairs, passed;
+	uint64_t	nomatch, pairs, passed, beyond;
 } st;
 
 static uint64_t
@@ -221,8 +221,6 @@ input_func(struct ctx *c, const struct bfunc *bf)
 		if (f != NULL && strcmp(f->symname, bf->symname) != 0)
 			f = NULL;
 		c->map[i] = f;
-		if (f == NULL)
-			st.nomatch++;
 	}
 	return c->map[i];
 }
@@ -242,7 +240,9 @@ credited(struct ctx *c, const struct bfunc *bf)
 
 /* an end of a branch: 1 and *out set when it is in a function (the
  * input's address for it), 0 when unknown (*out is the location as
- * given), -1 when its function has no counterpart in the input */
+ * given), -1 when its function has no counterpart in the input, -2 when
+ * the translated offset lies past the input function (a BOLTed function
+ * can be longer than its input: there the input has no such offset) */
 static int
 branch_end(struct ctx *c, const struct pa_loc *l, int isfrom,
     struct pa_loc *out)
@@ -260,6 +260,8 @@ branch_end(struct ctx *c, const struct pa_loc *l, int isfrom,
 	bf = credited(c, bf);
 	if ((in = input_func(c, bf)) == NULL)
 		return -1;
+	if (off >= in->maxsize)
+		return -2;
 	out->addr = in->addr + off - c->in.base;
 	out->obj = c->inobj;
 	return 1;
@@ -284,6 +286,10 @@ do_branch(struct ctx *c, const struct pa_loc *from, const struct pa_loc *to,
 	kt = branch_end(c, to, 0, &t);
 	if (kf == -1 || kt == -1) {
 		st.nomatch++;
+		return;
+	}
+	if (kf == -2 || kt == -2) {
+		st.beyond++;
 		return;
 	}
 	if (kf == 0 && kt == 0 && is_self(c, from) && is_self(c, to)) {
@@ -353,6 +359,10 @@ do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
 		    fr->ent[c->pairs[2 * i]].out, 1);
 		to = bat_translate(&c->b->bat, fr->addr,
 		    fr->ent[c->pairs[2 * i + 1]].out, 0);
+		if (from >= in->maxsize || to >= in->maxsize) {
+			st.beyond++;
+			continue;
+		}
 		k.a[0] = in->addr + from - c->in.base;
 		k.a[1] = in->addr + to - c->in.base;
 		emit(&k, count, 0);
@@ -391,6 +401,10 @@ do_sample(struct ctx *c, const struct pa_entry *en)
 		st.nomatch++;
 		return;
 	}
+	if (off >= in->maxsize) {
+		st.beyond++;
+		return;
+	}
 	k.a[0] = in->addr + off - c->in.base;
 	k.obj[0] = c->inobj;
 	emit(&k, en->count, 0);
@@ -407,7 +421,8 @@ write_out(FILE *fp, struct ctx *c)
 	for (i = 0; i < tabcap; i++)
 		if (tab[i].used)
 			tab[n++] = tab[i];
-	qsort(tab, n, sizeof(*tab), oentcmp);
+	if (n > 1)
+		qsort(tab, n, sizeof(*tab), oentcmp);
 	wb_init(&w, fp, 1 << 16);
 	for (i = 0; i < n; i++) {
 		memset(&e, 0, sizeof(e));
@@ -499,7 +514,8 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 		    "fall-throughs (%llu outside functions, %llu across "
 		    "functions, %llu in functions without tables dropped; "
 		    "%llu input block pairs), %llu samples; %llu with no "
-		    "function of that name in %s; %llu entries written\n",
+		    "function of that name in %s, %llu past the end of the "
+		    "input's function; %llu entries written\n",
 		    progname, (unsigned long long)st.in,
 		    (unsigned long long)st.branches,
 		    (unsigned long long)st.ret, (unsigned long long)st.unknown,
@@ -509,7 +525,8 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 		    (unsigned long long)st.nobat,
 		    (unsigned long long)st.pairs,
 		    (unsigned long long)st.samples,
-		    (unsigned long long)st.nomatch, inpath, (unsigned long long)tabn);
+		    (unsigned long long)st.nomatch, inpath,
+		    (unsigned long long)st.beyond, (unsigned long long)tabn);
 	pa_close(&c.r);
 	functab_free(&c.bo.ft);
 	functab_free(&c.in.ft);
