@@ -41,6 +41,9 @@ struct cfg {
 	uint32_t	*succs;		/* block indices */
 	size_t		 nsuccs;
 	int		 simple;	/* BOLT: the function has a usable CFG */
+	int		 ignored;	/* BOLT does not even disassemble it
+					 * (no blocks) */
+	const char	*why;		/* why not simple, or NULL */
 };
 
 /* the block holding offset off, or -1 (binary search) */
@@ -48,5 +51,28 @@ long	 cfg_block_at(const struct cfg *, uint64_t off);
 /* is block j a successor of block i */
 int	 cfg_is_succ(const struct cfg *, size_t i, size_t j);
 void	 cfg_free(struct cfg *);
+
+/*
+ * cfgdis.c: graphs by disassembly, as perf2bolt-19 builds them.  What
+ * BOLT learns from the whole binary (relocations of --emit-relocs builds,
+ * entries from other functions) is read by cfgdis_open; a function's
+ * graph is built by its first cfgdis_get and kept.
+ */
+struct elfobj;
+struct functab;
+struct cfgdis;
+struct cfgdis_stats {
+	uint64_t	simple, nonsimple, ignored;	/* graphs built */
+	uint64_t	undecodable;	/* functions with bytes Capstone
+					 * cannot decode (ignored) */
+};
+struct cfgdis *cfgdis_open(struct elfobj *, const struct functab *,
+	    char *err, size_t errlen);
+/* the graph of function i of the table (never NULL for a valid i) */
+const struct cfg *cfgdis_get(struct cfgdis *, size_t i);
+/* does the instruction at address a decode as a return */
+int	 cfgdis_is_return(struct cfgdis *, uint64_t a);
+const struct cfgdis_stats *cfgdis_stats(const struct cfgdis *);
+void	 cfgdis_close(struct cfgdis *);
 
 #endif

@@ -1,0 +1,1338 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * cfgdis.c: control-flow graphs by disassembly, with BOLT 19's rules as
+ * perf2bolt-19 applies them (../shared/reference/boltcfg.md): what BOLT
+ * learns from the whole binary (relocations, interprocedural entry
+ * points) is read once in cfgdis_open; each function's graph is built on
+ * first use.  x86-64 through Capstone; the architecture-specific part is
+ * the instruction classifier (x86_classify) and the jump-table patterns
+ * (x86_jump_table), so an AArch64 pair can sit beside them.
+ */
+#include <capstone/capstone.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "functab.h"
+#include "cfg.h"
+
+/* instruction kinds */
+enum {
+	K_OTHER, K_NOP, K_JCC, K_JMP, K_IJMP, K_RET, K_CALL, K_ICALL,
+	K_TRAP, K_HLT, K_BAD
+};
+
+struct insn {
+	uint32_t	off;
+	uint8_t		size;
+	uint8_t		kind;
+	uint8_t		tail;		/* a (conditional) tail call */
+	uint8_t		nopped;		/* jump past end, made a NOP */
+	uint64_t	target;		/* direct branches and calls */
+	/* what the jump-table patterns need */
+	uint16_t	id;		/* X86_INS_* */
+	uint16_t	dreg;		/* register written (op 0) */
+	uint16_t	sreg;		/* register read (op 1), reg-reg */
+	uint16_t	mbase, mindex;	/* memory operand */
+	uint8_t		mscale, hasmem;
+	int64_t		mdisp;
+};
+
+struct reloc {
+	uint64_t	off;		/* where */
+	uint64_t	target;		/* S + A */
+	uint32_t	type;
+	uint8_t		pcrel, fromcode;
+};
+
+struct cfgdis {
+	const struct functab *ft;
+	struct elfobj	*eo;
+	csh		 cs;
+	const uint8_t	**secdata;	/* contents of each ft->secs, or NULL */
+	/* relocation mode: static relocations, by offset */
+	struct reloc	*rel;
+	size_t		 nrel;
+	/* per function: built graph, extra entries, referenced offsets */
+	struct cfg	**g;
+	uint64_t	**xent;		/* interprocedural entry addresses */
+	size_t		*nxent, *capxent;
+	uint64_t	**xref;		/* data-referenced offsets (labels) */
+	size_t		*nxref, *capxref;
+	uint8_t		*padrel;	/* relocations in the padding */
+	uint8_t		*selfref;	/* code reference into itself */
+	struct cfgdis_stats stats;
+};
+
+/* ------------------------------------------------------------------ */
+
+static const uint8_t *
+sec_bytes(const struct cfgdis *d, uint64_t a, uint64_t *avail)
+{
+	const struct fsec *s = functab_section(d->ft, a);
+	size_t i;
+
+	if (s == NULL)
+		return NULL;
+	i = (size_t)(s - d->ft->secs);
+	if (d->secdata[i] == NULL)
+		return NULL;
+	*avail = s->size - (a - s->addr);
+	return d->secdata[i] + (a - s->addr);
+}
+
+static void
+push64(uint64_t **v, size_t *n, size_t *cap, uint64_t x)
+{
+	xgrow(v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = x;
+}
+
+static int
+relcmp(const void *a, const void *b)
+{
+	const struct reloc *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static const struct reloc *
+reloc_at(const struct cfgdis *d, uint64_t off)
+{
+	struct reloc key;
+
+	key.off = off;
+	return d->nrel ? bsearch(&key, d->rel, d->nrel, sizeof(*d->rel),
+	    relcmp) : NULL;
+}
+
+static int
+x86_pcrel(uint32_t t)
+{
+	switch (t) {
+	case R_X86_64_PC8: case R_X86_64_PC16: case R_X86_64_PC32:
+	case R_X86_64_PC64: case R_X86_64_PLT32: case R_X86_64_GOTPCREL:
+	case R_X86_64_GOTPC32: case R_X86_64_GOTPC64:
+	case R_X86_64_GOTPCRELX: case R_X86_64_REX_GOTPCRELX:
+	case R_X86_64_GOTPCREL64: case R_X86_64_GOTPLT64:
+		return 1;
+	}
+	return 0;
+}
+
+static int
+x86_skip(uint32_t t)
+{
+	switch (t) {
+	case R_X86_64_NONE: case R_X86_64_TPOFF32: case R_X86_64_TPOFF64:
+	case R_X86_64_DTPOFF32: case R_X86_64_DTPOFF64: case R_X86_64_TLSGD:
+	case R_X86_64_TLSLD: case R_X86_64_GOTTPOFF: case R_X86_64_DTPMOD64:
+	case R_X86_64_GOTPC32_TLSDESC: case R_X86_64_TLSDESC_CALL:
+	case R_X86_64_TLSDESC:
+		return 1;
+	}
+	return 0;
+}
+
+/* the static relocations of a relocation-mode binary (what
+ * RewriteInstance::readRelocations / handleRelocation keep) */
+static void
+read_relocs(struct cfgdis *d)
+{
+	Elf *elf = d->eo->elf;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh, tsh, ssh;
+	size_t shstrndx, cap = 0, k, n;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		Elf_Scn *ts, *ss;
+		Elf_Data *rd, *sd;
+		const char *tn;
+		int fromcode;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_RELA ||
+		    (sh.sh_flags & SHF_ALLOC) || sh.sh_entsize == 0)
+			continue;
+		if ((ts = elf_getscn(elf, sh.sh_info)) == NULL ||
+		    gelf_getshdr(ts, &tsh) == NULL || !(tsh.sh_flags & SHF_ALLOC))
+			continue;
+		tn = elf_strptr(elf, shstrndx, tsh.sh_name);
+		if (tn == NULL || strcmp(tn, ".plt") == 0 ||
+		    strcmp(tn, ".rela.plt") == 0 || strcmp(tn, ".got.plt") == 0 ||
+		    strcmp(tn, ".eh_frame") == 0 ||
+		    strcmp(tn, ".gcc_except_table") == 0)
+			continue;
+		fromcode = (tsh.sh_flags & SHF_EXECINSTR) != 0;
+		if ((ss = elf_getscn(elf, sh.sh_link)) == NULL ||
+		    gelf_getshdr(ss, &ssh) == NULL ||
+		    (sd = elf_getdata(ss, NULL)) == NULL ||
+		    (rd = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (k = 0; k < n; k++) {
+			GElf_Rela ra;
+			GElf_Sym sy;
+			uint64_t s = 0;
+			uint32_t t;
+			size_t si;
+
+			if (gelf_getrela(rd, (int)k, &ra) == NULL)
+				break;
+			t = (uint32_t)GELF_R_TYPE(ra.r_info);
+			if (x86_skip(t))
+				continue;
+			si = GELF_R_SYM(ra.r_info);
+			if (si != 0) {
+				if (gelf_getsym(sd, (int)si, &sy) == NULL)
+					continue;
+				if (sy.st_shndx == SHN_UNDEF)
+					continue;
+				s = sy.st_value;
+			}
+			xgrow(&d->rel, &cap, d->nrel + 1, sizeof(*d->rel));
+			d->rel[d->nrel++] = (struct reloc){ ra.r_offset,
+			    s + (uint64_t)ra.r_addend, t,
+			    (uint8_t)x86_pcrel(t), (uint8_t)fromcode };
+		}
+	}
+	if (d->nrel > 1)
+		qsort(d->rel, d->nrel, sizeof(*d->rel), relcmp);
+}
+
+static long
+fidx(const struct cfgdis *d, const struct bfunc *f)
+{
+	return f ? (long)(f - d->ft->f) : -1;
+}
+
+/* the function whose [addr, addr + size] holds a (CheckPastEnd) */
+static const struct bfunc *
+func_past_end(const struct functab *ft, uint64_t a)
+{
+	const struct bfunc *f = functab_find(ft, a);
+
+	if (f != NULL)
+		return a - f->addr <= f->size ? f : NULL;
+	if (a > 0 && (f = functab_find(ft, a - 1)) != NULL &&
+	    a - f->addr == f->size)
+		return f;
+	return NULL;
+}
+
+/* what the relocations tell about each function: entries from other
+ * functions, labels referenced from data, relocations in padding,
+ * references into itself */
+static void
+scan_relocs(struct cfgdis *d)
+{
+	const struct functab *ft = d->ft;
+	size_t i;
+
+	for (i = 0; i < d->nrel; i++) {
+		const struct reloc *r = &d->rel[i];
+		const struct bfunc *from = NULL, *to;
+		long ti;
+		uint64_t a;
+
+		if (r->fromcode) {
+			from = functab_find(ft, r->off);
+			if (from == NULL)
+				continue;
+			if (r->off - from->addr >= from->size) {
+				d->padrel[fidx(d, from)] = 1;
+				continue;
+			}
+		}
+		if (r->pcrel) {
+			/* code to code, PC-relative: the disassembly finds
+			 * these as branch and address references; a rel32
+			 * at the end of its instruction points at S + A + 4 */
+			if (!r->fromcode)
+				continue;
+			a = r->target + 4;
+			to = functab_find(ft, a);
+			if (to == NULL || to == from || a == to->addr ||
+			    a - to->addr >= to->size)
+				continue;
+			ti = fidx(d, to);
+			push64(&d->xent[ti], &d->nxent[ti], &d->capxent[ti], a);
+			continue;
+		}
+		if (r->type != R_X86_64_64 && r->type != R_X86_64_32 &&
+		    r->type != R_X86_64_32S)
+			continue;
+		a = r->target;
+		to = func_past_end(ft, a);
+		if (to == NULL || a == to->addr || a - to->addr >= to->maxsize)
+			continue;
+		ti = fidx(d, to);
+		if (from != NULL && from != to)
+			push64(&d->xent[ti], &d->nxent[ti], &d->capxent[ti], a);
+		else {
+			push64(&d->xref[ti], &d->nxref[ti], &d->capxref[ti],
+			    a - to->addr);
+			if (from == to)
+				d->selfref[ti] = 1;
+		}
+	}
+}
+
+struct cfgdis *
+cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
+    size_t errlen)
+{
+	struct cfgdis *d;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t i;
+
+	if (eo->machine != EM_X86_64) {
+		snprintf(err, errlen, "%s: machine %u: only x86-64 is "
+		    "supported", eo->path, (unsigned)eo->machine);
+		return NULL;
+	}
+	d = xcalloc(1, sizeof(*d));
+	d->ft = ft;
+	d->eo = eo;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &d->cs) != CS_ERR_OK) {
+		snprintf(err, errlen, "capstone: cannot open x86-64");
+		free(d);
+		return NULL;
+	}
+	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	d->secdata = xcalloc(ft->nsecs + 1, sizeof(*d->secdata));
+	while ((scn = elf_nextscn(eo->elf, scn)) != NULL) {
+		Elf_Data *dd;
+
+		if (gelf_getshdr(scn, &sh) == NULL || !(sh.sh_flags & SHF_ALLOC) ||
+		    sh.sh_type == SHT_NOBITS)
+			continue;
+		for (i = 0; i < ft->nsecs; i++)
+			if (ft->secs[i].addr == sh.sh_addr &&
+			    ft->secs[i].size == sh.sh_size &&
+			    ft->secs[i].offset == sh.sh_offset)
+				break;
+		if (i == ft->nsecs || d->secdata[i] != NULL)
+			continue;
+		dd = elf_getdata(scn, NULL);
+		if (dd != NULL && dd->d_buf != NULL && dd->d_size == sh.sh_size)
+			d->secdata[i] = dd->d_buf;
+	}
+	d->g = xcalloc(ft->n + 1, sizeof(*d->g));
+	d->xent = xcalloc(ft->n + 1, sizeof(*d->xent));
+	d->nxent = xcalloc(ft->n + 1, sizeof(*d->nxent));
+	d->capxent = xcalloc(ft->n + 1, sizeof(*d->capxent));
+	d->xref = xcalloc(ft->n + 1, sizeof(*d->xref));
+	d->nxref = xcalloc(ft->n + 1, sizeof(*d->nxref));
+	d->capxref = xcalloc(ft->n + 1, sizeof(*d->capxref));
+	d->padrel = xcalloc(ft->n + 1, 1);
+	d->selfref = xcalloc(ft->n + 1, 1);
+	if (ft->has_relocs) {
+		read_relocs(d);
+		scan_relocs(d);
+	}
+	return d;
+}
+
+void
+cfgdis_close(struct cfgdis *d)
+{
+	size_t i;
+
+	if (d == NULL)
+		return;
+	for (i = 0; i < d->ft->n; i++) {
+		if (d->g[i] != NULL) {
+			cfg_free(d->g[i]);
+			free(d->g[i]);
+		}
+		free(d->xent[i]);
+		free(d->xref[i]);
+	}
+	free(d->g);
+	free(d->xent);
+	free(d->nxent);
+	free(d->capxent);
+	free(d->xref);
+	free(d->nxref);
+	free(d->capxref);
+	free(d->padrel);
+	free(d->selfref);
+	free(d->rel);
+	free(d->secdata);
+	cs_close(&d->cs);
+	free(d);
+}
+
+const struct cfgdis_stats *
+cfgdis_stats(const struct cfgdis *d)
+{
+	return &d->stats;
+}
+
+/* ------------------------------------------------------------------ */
+/* x86-64 */
+
+static int
+x86_is_jcc(unsigned id)
+{
+	switch (id) {
+	case X86_INS_JAE: case X86_INS_JA: case X86_INS_JBE: case X86_INS_JB:
+	case X86_INS_JE: case X86_INS_JGE: case X86_INS_JG: case X86_INS_JLE:
+	case X86_INS_JL: case X86_INS_JNE: case X86_INS_JNO: case X86_INS_JNP:
+	case X86_INS_JNS: case X86_INS_JO: case X86_INS_JP: case X86_INS_JS:
+		return 1;
+	}
+	return 0;
+}
+
+static void
+x86_classify(const cs_insn *ci, struct insn *in)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	unsigned id = ci->id;
+	int k;
+
+	in->id = (uint16_t)id;
+	in->kind = K_OTHER;
+	if (x->op_count >= 1 && x->operands[0].type == X86_OP_REG)
+		in->dreg = (uint16_t)x->operands[0].reg;
+	if (x->op_count >= 2 && x->operands[1].type == X86_OP_REG)
+		in->sreg = (uint16_t)x->operands[1].reg;
+	for (k = 0; k < x->op_count; k++)
+		if (x->operands[k].type == X86_OP_MEM) {
+			in->hasmem = 1;
+			in->mbase = (uint16_t)x->operands[k].mem.base;
+			in->mindex = (uint16_t)x->operands[k].mem.index;
+			in->mscale = (uint8_t)x->operands[k].mem.scale;
+			in->mdisp = x->operands[k].mem.disp;
+			break;
+		}
+	switch (id) {
+	case X86_INS_NOP:
+		in->kind = K_NOP;
+		return;
+	case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JRCXZ:
+	case X86_INS_LOOP: case X86_INS_LOOPE: case X86_INS_LOOPNE:
+		in->kind = K_BAD;	/* isUnsupportedBranch */
+		return;
+	case X86_INS_RET: case X86_INS_RETF: case X86_INS_RETFQ:
+	case X86_INS_IRET: case X86_INS_IRETD: case X86_INS_IRETQ:
+		in->kind = K_RET;
+		return;
+	case X86_INS_UD2:
+		in->kind = K_TRAP;
+		return;
+	case X86_INS_HLT:
+		in->kind = K_HLT;
+		return;
+	case X86_INS_JMP:
+		if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
+			in->kind = K_JMP;
+			in->target = (uint64_t)x->operands[0].imm;
+		} else
+			in->kind = K_IJMP;
+		return;
+	case X86_INS_CALL:
+		if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
+			in->kind = K_CALL;
+			in->target = (uint64_t)x->operands[0].imm;
+		} else
+			in->kind = K_ICALL;
+		return;
+	}
+	if (x86_is_jcc(id) && x->op_count == 1 &&
+	    x->operands[0].type == X86_OP_IMM) {
+		in->kind = K_JCC;
+		in->target = (uint64_t)x->operands[0].imm;
+	}
+}
+
+static int
+is_term(const struct insn *in)
+{
+	if (in->nopped)
+		return 0;
+	switch (in->kind) {
+	case K_JCC: case K_JMP: case K_IJMP: case K_RET: case K_TRAP:
+	case K_HLT:
+		return 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the graph of one function */
+
+struct fbuild {
+	struct cfgdis	*d;
+	const struct bfunc *f;
+	long		 fi;
+	struct insn	*in;
+	size_t		 nin, capin;
+	uint64_t	*labels;	/* offsets */
+	size_t		 nlabels, caplabels;
+	uint64_t	*entries;	/* offsets of secondary entries */
+	size_t		 nentries, capentries;
+	uint64_t	*lps;		/* landing pads */
+	size_t		 nlps, caplps;
+	/* taken edges: (from insn offset, to offset) */
+	uint64_t	*edges;		/* pairs */
+	size_t		 nedges, capedges;
+	uint64_t	*tables;	/* jump table addresses in this function */
+	size_t		 ntables, captables;
+	uint64_t	*unknown;	/* offsets of unknown indirect jumps */
+	size_t		 nunknown, capunknown;
+	int		 ignored, nonsimple;
+};
+
+static long
+insn_at(const struct fbuild *b, uint64_t off)
+{
+	size_t lo = 0, hi = b->nin, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (b->in[m].off < off)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < b->nin && b->in[lo].off == off ? (long)lo : -1;
+}
+
+static int
+u64cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static size_t
+uniq(uint64_t *v, size_t n)
+{
+	size_t i, j;
+
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), u64cmp);
+	for (i = j = 1; i < n; i++)
+		if (v[i] != v[j - 1])
+			v[j++] = v[i];
+	return j;
+}
+
+static int
+has(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (v[m] < x)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < n && v[lo] == x;
+}
+
+/* ---- LSDA (.gcc_except_table): landing pads ---- */
+
+/* a DW_EH_PE-encoded value at *p; base is the address of p[0] when the
+ * encoding is PC-relative */
+static int
+rd_enc(const uint8_t **p, const uint8_t *end, uint8_t enc, uint64_t base,
+    uint64_t *v)
+{
+	const uint8_t *q = *p;
+	uint64_t u;
+	int64_t s;
+	size_t n;
+
+	if (enc == 0xff) {
+		*v = 0;
+		return 0;
+	}
+	switch (enc & 0x0f) {
+	case 0x00: case 0x04: case 0x0c:
+		if (end - q < 8)
+			return -1;
+		u = ld64(q, 0);
+		q += 8;
+		break;
+	case 0x02: case 0x0a:
+		if (end - q < 2)
+			return -1;
+		u = ld16(q, 0);
+		if (enc & 8)
+			u = (uint64_t)(int64_t)(int16_t)u;
+		q += 2;
+		break;
+	case 0x03: case 0x0b:
+		if (end - q < 4)
+			return -1;
+		u = ld32(q, 0);
+		if (enc & 8)
+			u = (uint64_t)(int64_t)(int32_t)u;
+		q += 4;
+		break;
+	case 0x01:
+		if ((n = uleb128_decode(q, end, &u)) == 0)
+			return -1;
+		q += n;
+		break;
+	case 0x09:
+		if ((n = sleb128_decode(q, end, &s)) == 0)
+			return -1;
+		u = (uint64_t)s;
+		q += n;
+		break;
+	default:
+		return -1;
+	}
+	if ((enc & 0x70) == 0x10)
+		u += base;
+	*p = q;
+	*v = u;
+	return 0;
+}
+
+static void
+read_lsda(struct fbuild *b, uint64_t lsda)
+{
+	const uint8_t *p, *start0, *end, *cs, *csend;
+	uint64_t avail, lpstart, v, cslen;
+	uint8_t lpenc, ttenc, csenc;
+	size_t n;
+
+	if ((p = sec_bytes(b->d, lsda, &avail)) == NULL || avail == 0)
+		return;
+	start0 = p;
+	end = p + avail;
+	lpenc = *p++;
+	lpstart = b->f->addr;
+	if (lpenc != 0xff) {
+		if (rd_enc(&p, end, lpenc, lsda + (uint64_t)(p - start0),
+		    &v) == -1)
+			return;
+		lpstart = v;
+	}
+	if (p >= end)
+		return;
+	ttenc = *p++;
+	if (ttenc != 0xff) {
+		if ((n = uleb128_decode(p, end, &v)) == 0)
+			return;
+		p += n;
+	}
+	if (p >= end)
+		return;
+	csenc = *p++;
+	if ((n = uleb128_decode(p, end, &cslen)) == 0)
+		return;
+	p += n;
+	if (cslen > (uint64_t)(end - p))
+		return;
+	cs = p;
+	csend = p + cslen;
+	while (cs < csend) {
+		uint64_t start, len, lp, action;
+
+		if (rd_enc(&cs, csend, csenc & 0x0f, 0, &start) == -1 ||
+		    rd_enc(&cs, csend, csenc & 0x0f, 0, &len) == -1 ||
+		    rd_enc(&cs, csend, csenc & 0x0f, 0, &lp) == -1)
+			return;
+		if ((n = uleb128_decode(cs, csend, &action)) == 0)
+			return;
+		cs += n;
+		if (lp == 0)
+			continue;
+		lp += lpstart;
+		if (lp >= b->f->addr && lp - b->f->addr < b->f->size)
+			push64(&b->lps, &b->nlps, &b->caplps, lp - b->f->addr);
+	}
+}
+
+/* ---- jump tables (BinaryContext::analyzeJumpTable) ---- */
+
+static long insn_at(const struct fbuild *, uint64_t);
+
+static int
+data_section(const struct cfgdis *d, uint64_t a, const struct fsec **ps)
+{
+	const struct fsec *s = functab_section(d->ft, a);
+
+	*ps = s;
+	return s != NULL;
+}
+
+/* 1: a table of type pic at t, with its targets (function offsets) added
+ * to out */
+static int
+analyze_table(struct fbuild *b, uint64_t t, int pic, uint64_t **out,
+    size_t *nout, size_t *capout)
+{
+	const struct fsec *s;
+	const uint8_t *p;
+	uint64_t avail, ub, ea, v, esz = pic ? 4 : 8;
+	size_t k, real = 0, unreach = 0, start = *nout;
+	const struct bfunc *f = b->f;
+
+	if (!data_section(b->d, t, &s))
+		return 0;
+	ub = s->addr + s->size;
+	for (k = 0; k < b->ntables; k++)
+		if (b->tables[k] > t && b->tables[k] < ub)
+			ub = b->tables[k];
+	if ((p = sec_bytes(b->d, t, &avail)) == NULL)
+		return 0;
+	for (ea = t; ea + esz <= ub && ea + esz <= t + avail; ea += esz) {
+		if (b->d->ft->has_relocs) {
+			const struct reloc *r = reloc_at(b->d, ea);
+
+			if (pic && (r == NULL || !r->pcrel))
+				break;
+			if (!pic && (r == NULL || r->pcrel))
+				break;
+		}
+		if (pic)
+			v = t + (uint64_t)(int64_t)(int32_t)ld32(p + (ea - t), 0);
+		else
+			v = ld64(p + (ea - t), 0);
+		if (v == f->addr + f->size) {
+			unreach++;
+			continue;
+		}
+		if (v <= f->addr || v - f->addr >= f->size ||
+		    insn_at(b, v - f->addr) < 0)
+			break;
+		real++;
+		push64(out, nout, capout, v - f->addr);
+	}
+	if (real >= 2 || (real == 1 && unreach >= 1))
+		return 1;
+	*nout = start;
+	return 0;
+}
+
+/* the register written last before instruction k (up to 16 back, not
+ * across a terminator or a call); -1 if none */
+static long
+writer_of(const struct fbuild *b, long k, unsigned reg)
+{
+	long j;
+
+	for (j = k - 1; j >= 0 && j >= k - 16; j--) {
+		const struct insn *in = &b->in[j];
+
+		if (is_term(in) || in->kind == K_CALL || in->kind == K_ICALL)
+			return -1;
+		if (in->dreg == reg && in->id != X86_INS_CMP &&
+		    in->id != X86_INS_TEST && in->id != X86_INS_PUSH)
+			return j;
+	}
+	return -1;
+}
+
+enum { IB_UNKNOWN, IB_TAIL, IB_TABLE };
+
+/* processIndirectBranch for the jmp at index k: finds the table, adds
+ * its targets to the taken edges */
+static int
+x86_jump_table(struct fbuild *b, long k, uint64_t *tabaddr, int *pic)
+{
+	const struct insn *j = &b->in[k], *w, *w2, *w3;
+	long wi;
+
+	*pic = 0;
+	if (j->hasmem) {
+		/* jmp *disp(,%idx,8) */
+		if ((j->mbase == X86_REG_INVALID) && j->mindex != X86_REG_INVALID &&
+		    j->mscale == 8) {
+			*tabaddr = (uint64_t)j->mdisp;
+			return IB_TABLE;
+		}
+		if (j->mbase == X86_REG_RIP && j->mindex == X86_REG_INVALID) {
+			/* a single slot: a fixed branch or unknown */
+			const struct fsec *s;
+			uint64_t slot = b->f->addr + j->off + j->size +
+			    (uint64_t)j->mdisp;
+
+			if (!data_section(b->d, slot, &s))
+				return IB_TAIL;
+			if (s->type == SHT_NOBITS)
+				return IB_TAIL;
+			return IB_UNKNOWN;
+		}
+		return IB_UNKNOWN;
+	}
+	if (j->dreg == X86_REG_INVALID)
+		return IB_UNKNOWN;
+	if ((wi = writer_of(b, k, j->dreg)) < 0)
+		return IB_UNKNOWN;
+	w = &b->in[wi];
+	if (w->id == X86_INS_MOV && w->hasmem && w->mbase == X86_REG_INVALID &&
+	    w->mindex != X86_REG_INVALID && w->mscale == 8) {
+		*tabaddr = (uint64_t)w->mdisp;
+		return IB_TABLE;
+	}
+	if (w->id == X86_INS_ADD && !w->hasmem && w->sreg != X86_REG_INVALID) {
+		/* add %x, %y with one of them from movslq (%base,%i,4) and
+		 * the other, base, from lea T(%rip) */
+		long xi = writer_of(b, wi, w->sreg), yi = writer_of(b, wi, w->dreg);
+		int o;
+
+		if (xi < 0 || yi < 0)
+			return IB_UNKNOWN;
+		for (o = 0; o < 2; o++) {
+			w2 = &b->in[o ? yi : xi];	/* the load */
+			w3 = &b->in[o ? xi : yi];	/* the lea */
+			if (w2->id == X86_INS_MOVSXD && w2->hasmem &&
+			    w2->mbase == w3->dreg && w2->mscale == 4 &&
+			    w2->mdisp == 0 && w3->id == X86_INS_LEA &&
+			    w3->hasmem && w3->mbase == X86_REG_RIP &&
+			    w3->mindex == X86_REG_INVALID) {
+				*tabaddr = b->f->addr + w3->off + w3->size +
+				    (uint64_t)w3->mdisp;
+				*pic = 1;
+				return IB_TABLE;
+			}
+		}
+	}
+	return IB_UNKNOWN;
+}
+
+static void
+add_edge(struct fbuild *b, uint64_t from, uint64_t to)
+{
+	xgrow(&b->edges, &b->capedges, b->nedges + 2, sizeof(*b->edges));
+	b->edges[b->nedges++] = from;
+	b->edges[b->nedges++] = to;
+}
+
+/* decode the function; 0, or -1 if BOLT would ignore it */
+static int
+decode(struct fbuild *b)
+{
+	struct cfgdis *d = b->d;
+	const struct bfunc *f = b->f;
+	const uint8_t *code, *p;
+	uint64_t avail, off = 0, addr;
+	size_t left;
+	cs_insn *ci = cs_malloc(d->cs);
+	int ret = 0;
+
+	if ((code = sec_bytes(d, f->addr, &avail)) == NULL || avail < f->size) {
+		cs_free(ci, 1);
+		return -1;
+	}
+	p = code;
+	left = (size_t)f->size;
+	addr = f->addr;
+	while (left > 0) {
+		struct insn in;
+		uint64_t o = off;
+
+		if (!cs_disasm_iter(d->cs, &p, &left, &addr, ci)) {
+			/* trailing zero padding is fine */
+			size_t z;
+
+			for (z = 0; z < left && p[z] == 0; z++)
+				;
+			if (z == left)
+				break;
+			d->stats.undecodable++;
+			ret = -1;
+			break;
+		}
+		memset(&in, 0, sizeof(in));
+		in.off = (uint32_t)o;
+		in.size = (uint8_t)ci->size;
+		x86_classify(ci, &in);
+		off += ci->size;
+		if (in.kind == K_BAD) {
+			ret = -1;
+			break;
+		}
+		xgrow(&b->in, &b->capin, b->nin + 1, sizeof(*b->in));
+		b->in[b->nin++] = in;
+	}
+	cs_free(ci, 1);
+	return ret;
+}
+
+/* hasValidCodePadding: NOPs, zeros, int3 and short forward jumps */
+static int
+valid_padding(struct fbuild *b)
+{
+	const struct bfunc *f = b->f;
+	const uint8_t *code, *p;
+	uint64_t avail, addr;
+	size_t left;
+	cs_insn *ci;
+	int ok = 1;
+
+	if (f->maxsize <= f->size)
+		return 1;
+	if ((code = sec_bytes(b->d, f->addr + f->size, &avail)) == NULL)
+		return 1;
+	left = (size_t)(f->maxsize - f->size);
+	if (left > avail)
+		left = (size_t)avail;
+	p = code;
+	while (left > 0 && (*p == 0 || *p == 0xcc)) {
+		p++;
+		left--;
+	}
+	ci = cs_malloc(b->d->cs);
+	addr = f->addr + f->size + (uint64_t)(p - code);
+	while (left > 0) {
+		if (*p == 0 || *p == 0xcc) {
+			p++;
+			left--;
+			addr++;
+			continue;
+		}
+		if (!cs_disasm_iter(b->d->cs, &p, &left, &addr, ci)) {
+			ok = 0;
+			break;
+		}
+		if (ci->id == X86_INS_NOP)
+			continue;
+		if (ci->id == X86_INS_JMP && ci->size == 2 &&
+		    ci->detail->x86.operands[0].type == X86_OP_IMM &&
+		    (uint64_t)ci->detail->x86.operands[0].imm >= addr)
+			continue;
+		ok = 0;
+		break;
+	}
+	cs_free(ci, 1);
+	return ok;
+}
+
+static struct cfg *
+build(struct cfgdis *d, size_t fi)
+{
+	const struct functab *ft = d->ft;
+	const struct bfunc *f = &ft->f[fi];
+	struct fbuild b;
+	struct cfg *g = xcalloc(1, sizeof(*g));
+	size_t i, k, nb;
+	int reloc = ft->has_relocs;
+	const struct fde *fde;
+
+	g->addr = f->addr;
+	g->size = f->size;
+	memset(&b, 0, sizeof(b));
+	b.d = d;
+	b.f = f;
+	b.fi = (long)fi;
+	if (f->flags & (BF_PLT | BF_PSEUDO)) {
+		g->ignored = 1;
+		g->why = "PLT";
+		return g;
+	}
+	if (!reloc && ((f->flags & BF_FRAGMENT) || f->parent != fi)) {
+		g->ignored = 1;
+		g->why = "a fragment without relocations";
+		return g;
+	}
+	if (!reloc) {
+		/* a parent of a fragment is ignored too */
+		for (i = 0; i < ft->n; i++)
+			if (ft->f[i].parent == fi && i != fi) {
+				g->ignored = 1;
+				g->why = "a fragment's parent without relocations";
+				return g;
+			}
+	}
+	if (decode(&b) == -1 || b.nin == 0) {
+		g->ignored = 1;
+		g->why = "undecodable or unsupported instruction";
+		goto out;
+	}
+	if (reloc && !valid_padding(&b)) {
+		g->ignored = 1;
+		g->why = "invalid code padding";
+		goto out;
+	}
+	if (f->flags & BF_NONSIMPLE) {
+		b.nonsimple = 1;
+		g->why = "symbol or FDE conflict";
+	}
+	if (d->padrel[fi]) {
+		b.nonsimple = 1;
+		g->why = "relocation in the padding";
+	}
+	if (d->selfref[fi]) {
+		b.nonsimple = 1;
+		g->why = "reference to its own code";
+	}
+	/* secondary entries: symbols, interprocedural references */
+	for (k = functab_entries_from(ft, f->addr); k < ft->nsyms &&
+	    ft->syms[k].addr < f->addr + f->maxsize; k++)
+		if (ft->syms[k].addr > f->addr)
+			push64(&b.entries, &b.nentries, &b.capentries,
+			    ft->syms[k].addr - f->addr);
+	for (k = 0; k < d->nxent[fi]; k++)
+		push64(&b.entries, &b.nentries, &b.capentries,
+		    d->xent[fi][k] - f->addr);
+	b.nentries = uniq(b.entries, b.nentries);
+	if (b.nentries > 0 && !reloc) {
+		b.nonsimple = 1;
+		g->why = "secondary entry points without relocations";
+	}
+	/* landing pads */
+	if ((fde = functab_fde(ft, f->addr)) != NULL && fde->lsda != 0)
+		read_lsda(&b, fde->lsda);
+	b.nlps = uniq(b.lps, b.nlps);
+
+	/* labels: 0, entries, landing pads, data-referenced offsets */
+	push64(&b.labels, &b.nlabels, &b.caplabels, 0);
+	for (k = 0; k < b.nentries; k++)
+		push64(&b.labels, &b.nlabels, &b.caplabels, b.entries[k]);
+	for (k = 0; k < b.nlps; k++)
+		push64(&b.labels, &b.nlabels, &b.caplabels, b.lps[k]);
+	if (reloc)
+		for (k = 0; k < d->nxref[fi]; k++)
+			if (d->xref[fi][k] < f->size)
+				push64(&b.labels, &b.nlabels, &b.caplabels,
+				    d->xref[fi][k]);
+	/* the tables this function dispatches through, first */
+	for (i = 0; i < b.nin; i++) {
+		uint64_t t;
+		int pic;
+
+		if (b.in[i].kind == K_IJMP &&
+		    x86_jump_table(&b, (long)i, &t, &pic) == IB_TABLE)
+			push64(&b.tables, &b.ntables, &b.captables, t);
+	}
+	b.ntables = uniq(b.tables, b.ntables);
+	/* branches */
+	for (i = 0; i < b.nin; i++) {
+		struct insn *in = &b.in[i];
+		uint64_t a = in->target;
+
+		switch (in->kind) {
+		case K_JCC:
+		case K_JMP:
+			if (a >= f->addr && a - f->addr < f->size) {
+				push64(&b.labels, &b.nlabels, &b.caplabels,
+				    a - f->addr);
+				add_edge(&b, in->off, a - f->addr);
+			} else if (a == f->addr + f->size && f->size < f->maxsize)
+				in->nopped = 1;		/* jump past end */
+			else
+				in->tail = 1;
+			break;
+		case K_CALL:
+			if (a > f->addr && a - f->addr < f->size)
+				push64(&b.labels, &b.nlabels, &b.caplabels,
+				    a - f->addr);
+			break;
+		case K_IJMP: {
+			uint64_t t = 0, *tg = NULL;
+			size_t ntg = 0, captg = 0, m;
+			int pic, r = x86_jump_table(&b, (long)i, &t, &pic);
+
+			if (r == IB_TABLE) {
+				if (analyze_table(&b, t, pic, &tg, &ntg, &captg)) {
+					for (m = 0; m < ntg; m++) {
+						push64(&b.labels, &b.nlabels,
+						    &b.caplabels, tg[m]);
+						add_edge(&b, in->off, tg[m]);
+					}
+				} else if (pic)
+					push64(&b.unknown, &b.nunknown,
+					    &b.capunknown, i);
+				else
+					in->tail = 1;
+			} else if (r == IB_TAIL)
+				in->tail = 1;
+			else
+				push64(&b.unknown, &b.nunknown, &b.capunknown, i);
+			free(tg);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	b.nlabels = uniq(b.labels, b.nlabels);
+	/* a label inside an instruction */
+	for (k = 0; k < b.nlabels; k++)
+		if (insn_at(&b, b.labels[k]) < 0) {
+			g->why = "a label inside an instruction";
+			if (reloc) {
+				g->ignored = 1;
+				goto out;
+			}
+			b.nonsimple = 1;
+		}
+
+	/* blocks */
+	{
+		struct cfg_block *bl = NULL;
+		size_t capbl = 0, cur = SIZE_MAX;
+		const struct insn *prev = NULL;
+		int after_term = 0;
+
+		for (i = 0; i < b.nin; i++) {
+			const struct insn *in = &b.in[i];
+			int newb = 0;
+
+			if (has(b.labels, b.nlabels, in->off))
+				newb = 1;
+			else if (after_term) {
+				/* the double jump: a jmp joins the block of a
+				 * jcc (or other non-branch terminator) */
+				if (in->kind == K_JMP && !in->tail && !in->nopped &&
+				    prev != NULL && !(prev->kind == K_JMP &&
+				    !prev->tail) && prev->kind != K_RET &&
+				    !prev->tail)
+					newb = 0;
+				else
+					newb = 1;
+			}
+			if (newb || cur == SIZE_MAX) {
+				xgrow(&bl, &capbl, g->nblocks + 1, sizeof(*bl));
+				cur = g->nblocks++;
+				memset(&bl[cur], 0, sizeof(bl[cur]));
+				bl[cur].start = in->off;
+				bl[cur].id = (uint32_t)cur;
+				if (in->off == 0 || has(b.entries, b.nentries,
+				    in->off))
+					bl[cur].flags |= CFG_ENTRY;
+				if (has(b.lps, b.nlps, in->off))
+					bl[cur].flags |= CFG_LPAD;
+			}
+			bl[cur].end = in->off + in->size;
+			bl[cur].last = in->off;
+			bl[cur].ninsns++;
+			after_term = is_term(in);
+			prev = in;
+		}
+		g->blocks = bl;
+	}
+	nb = g->nblocks;
+	/* successors: taken edges, then the fall-through rule */
+	{
+		uint32_t **sv = xcalloc(nb + 1, sizeof(*sv));
+		size_t *sn = xcalloc(nb + 1, sizeof(*sn)),
+		    *sc = xcalloc(nb + 1, sizeof(*sc));
+		size_t e, total = 0;
+
+		for (e = 0; e < b.nedges; e += 2) {
+			long fb = cfg_block_at(g, b.edges[e]);
+			long tb = -1;
+			size_t lo = 0, hi = nb, m;
+
+			while (lo < hi) {	/* block starting at the target */
+				m = lo + (hi - lo) / 2;
+				if (g->blocks[m].start < b.edges[e + 1])
+					lo = m + 1;
+				else
+					hi = m;
+			}
+			if (lo < nb && g->blocks[lo].start == b.edges[e + 1])
+				tb = (long)lo;
+			if (fb < 0 || tb < 0)
+				continue;
+			/* the same successor once (jump tables repeat) */
+			for (m = 0; m < sn[fb]; m++)
+				if (sv[fb][m] == (uint32_t)tb)
+					break;
+			if (m < sn[fb])
+				continue;
+			xgrow(&sv[fb], &sc[fb], sn[fb] + 1, sizeof(**sv));
+			sv[fb][sn[fb]++] = (uint32_t)tb;
+		}
+		/* unknown control flow in strict mode: the data-referenced
+		 * offsets; non-strict: non-simple */
+		for (e = 0; e < b.nunknown; e++) {
+			const struct insn *in = &b.in[b.unknown[e]];
+			long fb = cfg_block_at(g, in->off);
+			size_t m;
+			int epi = 0;
+
+			if (nb == 1) {
+				b.in[b.unknown[e]].tail = 1;
+				continue;
+			}
+			for (m = 0; m < b.nin; m++)
+				if (b.in[m].off >= g->blocks[fb].start &&
+				    b.in[m].off < g->blocks[fb].end &&
+				    (b.in[m].id == X86_INS_POP ||
+				    b.in[m].id == X86_INS_LEAVE))
+					epi = 1;
+			if (epi) {
+				b.in[b.unknown[e]].tail = 1;
+				continue;
+			}
+			if (!reloc) {
+				b.nonsimple = 1;
+				g->why = "unknown indirect jump without relocations";
+				continue;
+			}
+			if (d->nxref[fi] == 0) {
+				b.in[b.unknown[e]].tail = 1;
+				continue;
+			}
+			for (m = 0; m < d->nxref[fi]; m++) {
+				long tb = -1;
+				size_t lo = 0, hi = nb, mm;
+
+				while (lo < hi) {
+					mm = lo + (hi - lo) / 2;
+					if (g->blocks[mm].start < d->xref[fi][m])
+						lo = mm + 1;
+					else
+						hi = mm;
+				}
+				if (lo < nb && g->blocks[lo].start == d->xref[fi][m])
+					tb = (long)lo;
+				if (tb < 0)
+					continue;
+				xgrow(&sv[fb], &sc[fb], sn[fb] + 1, sizeof(**sv));
+				sv[fb][sn[fb]++] = (uint32_t)tb;
+			}
+		}
+		for (i = 0; i < nb; i++) {
+			struct cfg_block *bb = &g->blocks[i];
+			long li = insn_at(&b, bb->last);
+			const struct insn *last = &b.in[li];
+			int falls = 0;
+			int ctc = last->kind == K_JCC && last->tail;
+
+			if (last->kind == K_CALL || last->kind == K_ICALL)
+				bb->flags |= CFG_ENDS_CALL;
+			if (last->kind == K_RET)
+				bb->flags |= CFG_ENDS_RET;
+			if (last->tail)
+				bb->flags |= CFG_ENDS_TAIL;
+			if (sn[i] == 0)
+				falls = ctc ? 1 : !is_term(last);
+			else if (sn[i] == 1)
+				falls = !ctc && last->kind == K_JCC && !last->nopped;
+			if (falls && i + 1 < nb) {
+				bb->flags |= CFG_FALLS;
+				xgrow(&sv[i], &sc[i], sn[i] + 1, sizeof(**sv));
+				sv[i][sn[i]++] = (uint32_t)(i + 1);
+			}
+			total += sn[i];
+		}
+		g->succs = xcalloc(total + 1, sizeof(*g->succs));
+		for (i = 0; i < nb; i++) {
+			g->blocks[i].succ = (uint32_t)g->nsuccs;
+			g->blocks[i].nsucc = (uint32_t)sn[i];
+			if (sn[i])
+				memcpy(&g->succs[g->nsuccs], sv[i],
+				    sn[i] * sizeof(*sv[i]));
+			g->nsuccs += sn[i];
+			free(sv[i]);
+		}
+		free(sv);
+		free(sn);
+		free(sc);
+	}
+	g->simple = !b.nonsimple;
+out:
+	if (g->ignored) {
+		free(g->blocks);
+		g->blocks = NULL;
+		g->nblocks = 0;
+		free(g->succs);
+		g->succs = NULL;
+		g->nsuccs = 0;
+		g->simple = 0;
+		d->stats.ignored++;
+	} else if (!g->simple)
+		d->stats.nonsimple++;
+	else
+		d->stats.simple++;
+	free(b.in);
+	free(b.labels);
+	free(b.entries);
+	free(b.lps);
+	free(b.edges);
+	free(b.tables);
+	free(b.unknown);
+	return g;
+}
+
+const struct cfg *
+cfgdis_get(struct cfgdis *d, size_t fi)
+{
+	if (fi >= d->ft->n)
+		return NULL;
+	if (d->g[fi] == NULL)
+		d->g[fi] = build(d, fi);
+	return d->g[fi];
+}
+
+int
+cfgdis_is_return(struct cfgdis *d, uint64_t a)
+{
+	const uint8_t *p;
+	uint64_t avail, addr = a;
+	size_t left;
+	cs_insn *ci;
+	int r = 0;
+
+	if ((p = sec_bytes(d, a, &avail)) == NULL)
+		return 0;
+	left = avail < 16 ? (size_t)avail : 16;
+	ci = cs_malloc(d->cs);
+	if (cs_disasm_iter(d->cs, &p, &left, &addr, ci))
+		r = ci->id == X86_INS_RET || ci->id == X86_INS_RETF ||
+		    ci->id == X86_INS_RETFQ;
+	cs_free(ci, 1);
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* cfg.h's helpers */
+
+long
+cfg_block_at(const struct cfg *g, uint64_t off)
+{
+	size_t lo = 0, hi = g->nblocks, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (g->blocks[m].start <= off)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	if (lo == 0)
+		return -1;
+	return off < g->blocks[lo - 1].end ? (long)lo - 1 : -1;
+}
+
+int
+cfg_is_succ(const struct cfg *g, size_t i, size_t j)
+{
+	uint32_t k;
+
+	for (k = 0; k < g->blocks[i].nsucc; k++)
+		if (g->succs[g->blocks[i].succ + k] == j)
+			return 1;
+	return 0;
+}
+
+void
+cfg_free(struct cfg *g)
+{
+	free(g->blocks);
+	free(g->succs);
+	g->blocks = NULL;
+	g->succs = NULL;
+	g->nblocks = g->nsuccs = 0;
+}
