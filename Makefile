@@ -8,7 +8,7 @@
 #   make bench           the benchmarks in bench/ against the reference tools
 #   make install PREFIX=/usr/local DESTDIR=
 
-TOOLS   = perfdecode preagg prfraw2idx bbmap batmap
+TOOLS   = perfdecode preagg prfraw2idx bbmap batmap fdatawrite
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -26,6 +26,7 @@ LDLIBS_preagg     = -lelf -lz -pthread
 LDLIBS_prfraw2idx = -lz
 LDLIBS_bbmap      = -lelf
 LDLIBS_batmap     = -lelf -lz
+LDLIBS_fdatawrite = -lelf -lz -lcapstone
 LDLIBS  ?=
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \

@@ -1,0 +1,551 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * fdatawrite: a pre-aggregated profile (llvm-bolt --pa) and the binary it
+ * was collected on, to the fdata perf2bolt-19 writes for the same samples.
+ *
+ * The rules are DataAggregator's in LLVM 19 (../shared/reference/
+ * boltcfg.md sections 7 and 8): doBranch for taken branches (returns
+ * dropped, intra-function branches and calls, [unknown] ends), doTrace for
+ * fall-through ranges on the control-flow graph libcommon/cfgdis.c builds
+ * as BOLT does (call continuation for external origins, every step to a
+ * successor), the lines keyed and summed by (from, to), and basic samples
+ * as perf2bolt -nl writes them.  Names come from libcommon/functab.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "functab.h"
+#include "cfg.h"
+#include "pa.h"
+
+static void
+usage(void)
+{
+	printf("usage: %s [-v] [--bolted] [-o fdata] binary [preagg]\n"
+	    "Write the fdata perf2bolt-19 writes for a pre-aggregated profile "
+	    "of binary.\n"
+	    "  -o, --output=FILE  write to FILE (default: standard output)\n"
+	    "      --bolted       the profile was collected on a BOLTed binary: "
+	    "write the\n"
+	    "                     boltedcollection form, each fall-through as "
+	    "given\n"
+	    "  -v, --verbose      counts of entries, traces and functions on "
+	    "standard error\n"
+	    "  -h, --help         this help\n"
+	    "      --version      the version\n", progname);
+	xclose_stdout();
+	exit(0);
+}
+
+/* a line of fdata: from and to, each a function (index + 1, 0 for
+ * [unknown]) and an offset (the address itself for [unknown]) */
+struct line {
+	uint64_t	fromoff, tooff;
+	uint32_t	fromf, tof;
+	uint64_t	mis, count;
+	int		used;
+};
+
+struct table {
+	struct line	*v;
+	size_t		 cap, n;
+};
+
+static uint64_t
+mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return h;
+}
+
+static uint64_t
+keyhash(uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to)
+{
+	return mix(fo * 31 + ff) ^ mix(to * 131 + tf + 0x9e3779b97f4a7c15ull);
+}
+
+static void
+tab_grow(struct table *t)
+{
+	struct table n;
+	size_t i, j;
+
+	n.cap = t->cap ? t->cap * 2 : 4096;
+	n.v = xcalloc(n.cap, sizeof(*n.v));
+	n.n = t->n;
+	for (i = 0; i < t->cap; i++) {
+		const struct line *l = &t->v[i];
+
+		if (!l->used)
+			continue;
+		for (j = keyhash(l->fromf, l->fromoff, l->tof, l->tooff) &
+		    (n.cap - 1); n.v[j].used; j = (j + 1) & (n.cap - 1))
+			;
+		n.v[j] = *l;
+	}
+	free(t->v);
+	*t = n;
+}
+
+static void
+tab_add(struct table *t, uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to,
+    uint64_t count, uint64_t mis)
+{
+	size_t j;
+	struct line *l;
+
+	if ((t->n + 1) * 2 > t->cap)
+		tab_grow(t);
+	for (j = keyhash(ff, fo, tf, to) & (t->cap - 1); t->v[j].used;
+	    j = (j + 1) & (t->cap - 1)) {
+		l = &t->v[j];
+		if (l->fromf == ff && l->fromoff == fo && l->tof == tf &&
+		    l->tooff == to) {
+			l->count += count;
+			l->mis += mis;
+			return;
+		}
+	}
+	l = &t->v[j];
+	l->used = 1;
+	l->fromf = ff;
+	l->fromoff = fo;
+	l->tof = tf;
+	l->tooff = to;
+	l->count = count;
+	l->mis = mis;
+	t->n++;
+}
+
+struct ctx {
+	struct elfobj	 eo;
+	struct functab	 ft;
+	struct cfgdis	*cd;
+	struct table	 lines;		/* LBR lines */
+	struct table	 samples;	/* no_lbr: (func, off) */
+	struct pa_reader r;
+	char		 bid[129];	/* the binary's build-id in hex */
+	uint64_t	 base;		/* added to offsets of a PIE */
+	int		 bolted;
+	/* counts for -v */
+	uint64_t	 nentries, ntraces, ninvalid, noutrange, nnonsimple,
+			 nreturns, nbranches, nsamples, nsampout;
+	/* events seen in E entries, in order */
+	const char	**events;
+	size_t		 nevents, capevents;
+	int		 lbr;		/* any branch entry seen */
+};
+
+/* a location as an address of the binary, or 0 if it is elsewhere */
+static int
+loc_addr(struct ctx *c, const struct pa_loc *l, uint64_t *a)
+{
+	if (l->obj == PA_OBJ_X)
+		return 0;
+	if (l->obj != PA_OBJ_SELF) {
+		const char *b = pa_buildid(&c->r, l->obj);
+
+		if (b == NULL || c->bid[0] == '\0' || strcmp(b, c->bid) != 0)
+			return 0;
+	}
+	*a = l->addr + c->base;
+	return 1;
+}
+
+static const struct bfunc *
+func_of(struct ctx *c, uint64_t a)
+{
+	return functab_find(&c->ft, a);
+}
+
+static uint32_t
+fnum(const struct ctx *c, const struct bfunc *f)
+{
+	return f ? (uint32_t)(f - c->ft.f) + 1 : 0;
+}
+
+/* DataAggregator::doBranch (19); known: whether from/to are addresses of
+ * the binary (external ones are [unknown] 0) */
+static void
+do_branch(struct ctx *c, int kfrom, uint64_t from, int kto, uint64_t to,
+    uint64_t count, uint64_t mis)
+{
+	const struct bfunc *ff = kfrom ? func_of(c, from) : NULL;
+	const struct bfunc *tf = kto ? func_of(c, to) : NULL;
+	uint64_t fo, to_;
+
+	c->nbranches++;
+	if (ff == NULL && tf == NULL)
+		return;
+	if (ff != NULL && cfgdis_is_return(c->cd, from)) {
+		c->nreturns++;
+		return;
+	}
+	fo = ff ? from - ff->addr : (kfrom ? from : 0);
+	to_ = tf ? to - tf->addr : (kto ? to : 0);
+	tab_add(&c->lines, fnum(c, ff), fo, fnum(c, tf), to_, count, mis);
+}
+
+/* DataAggregator::doTrace and getFallthroughsInTrace (19): the
+ * fall-through from start to end; external: the trace's branch came from
+ * outside the function (call continuation applies) */
+static void
+do_trace(struct ctx *c, uint64_t start, uint64_t end, int external,
+    uint64_t count)
+{
+	const struct bfunc *a = func_of(c, start), *z = func_of(c, end);
+	const struct cfg *g;
+	long fb, tb, i;
+	uint64_t fs, fe;
+
+	c->ntraces++;
+	if (a == NULL || z == NULL) {
+		c->noutrange++;
+		return;
+	}
+	if (a != z) {
+		c->ninvalid++;
+		return;
+	}
+	g = cfgdis_get(c->cd, (size_t)(a - c->ft.f));
+	if (g->ignored || !g->simple) {
+		c->nnonsimple++;
+		return;
+	}
+	fs = start - a->addr;
+	fe = end - a->addr;
+	if (fs > fe || (fb = cfg_block_at(g, fs)) < 0 ||
+	    (tb = cfg_block_at(g, fe)) < 0) {
+		c->ninvalid++;
+		return;
+	}
+	if (external && fs == g->blocks[fb].start && fb > 0 &&
+	    !(g->blocks[fb].flags & (CFG_ENTRY | CFG_LPAD)) &&
+	    cfg_is_succ(g, (size_t)fb - 1, (size_t)fb) &&
+	    (g->blocks[fb - 1].flags & CFG_ENDS_CALL))
+		fb--;
+	if (fb == tb)
+		return;
+	for (i = fb; i < tb; i++)
+		if (!cfg_is_succ(g, (size_t)i, (size_t)i + 1)) {
+			c->ninvalid++;
+			return;
+		}
+	for (i = fb; i < tb; i++)
+		tab_add(&c->lines, fnum(c, a), g->blocks[i].last, fnum(c, a),
+		    g->blocks[i + 1].start, count, 0);
+}
+
+/* --bolted: each fall-through written as given, from its start to its
+ * end, when one function holds both */
+static void
+do_bolted_ft(struct ctx *c, uint64_t start, uint64_t end, uint64_t count)
+{
+	const struct bfunc *a = func_of(c, start), *z = func_of(c, end);
+
+	c->ntraces++;
+	if (a == NULL || z == NULL) {
+		c->noutrange++;
+		return;
+	}
+	if (a != z || start > end) {
+		c->ninvalid++;
+		return;
+	}
+	tab_add(&c->lines, fnum(c, a), start - a->addr, fnum(c, a),
+	    end - a->addr, count, 0);
+}
+
+/* extorigin: 1 external (f, r), 0 internal (F), -1 from the branch
+ * source kfrom/from (T, R) */
+static void
+trace(struct ctx *c, int kfrom, uint64_t from, int extorigin, uint64_t s,
+    uint64_t e, uint64_t count)
+{
+	int external;
+
+	if (c->bolted) {
+		do_bolted_ft(c, s, e, count);
+		return;
+	}
+	/* Intern when the branch source lies in the function of the
+	 * fall-through's start, else Extern (parseLBRSample) */
+	if (extorigin >= 0)
+		external = extorigin;
+	else if (!kfrom)
+		external = 1;
+	else {
+		const struct bfunc *bf = func_of(c, from), *sf = func_of(c, s);
+
+		external = bf == NULL || bf != sf ||
+		    from - bf->addr >= bf->size;
+	}
+	do_trace(c, s, e, external, count);
+}
+
+static void
+entry(struct ctx *c, const struct pa_entry *e)
+{
+	uint64_t a0 = 0, a1 = 0, a2 = 0;
+	int k0, k1, k2;
+
+	c->nentries++;
+	switch (e->type) {
+	case PA_E: {
+		const char *n = pa_event(&c->r, e->event);
+		size_t i;
+
+		for (i = 0; i < c->nevents; i++)
+			if (strcmp(c->events[i], n) == 0)
+				break;
+		if (i == c->nevents) {
+			xgrow(&c->events, &c->capevents, c->nevents + 1,
+			    sizeof(*c->events));
+			c->events[c->nevents++] = n;
+		}
+		return;
+	}
+	case PA_S: {
+		const struct bfunc *f;
+
+		c->nsamples++;
+		if (!loc_addr(c, &e->loc[0], &a0) ||
+		    (f = func_of(c, a0)) == NULL) {
+			c->nsampout++;
+			return;
+		}
+		tab_add(&c->samples, fnum(c, f), a0 - f->addr, 0, 0, e->count,
+		    0);
+		return;
+	}
+	default:
+		break;
+	}
+	c->lbr = 1;
+	k0 = e->nloc > 0 && loc_addr(c, &e->loc[0], &a0);
+	k1 = e->nloc > 1 && loc_addr(c, &e->loc[1], &a1);
+	k2 = e->nloc > 2 && loc_addr(c, &e->loc[2], &a2);
+	switch (e->type) {
+	case PA_B:
+		/* a plain address outside every function stays itself, as
+		 * perf2bolt --pa writes it */
+		do_branch(c, k0, a0, k1, a1, e->count, e->mis);
+		break;
+	case PA_F:
+		if (k0 && k1)
+			trace(c, 0, 0, 0, a0, a1, e->count);
+		break;
+	case PA_f:
+	case PA_r:
+		if (k0 && k1)
+			trace(c, 0, 0, 1, a0, a1, e->count);
+		break;
+	case PA_T:
+	case PA_R: {
+		uint64_t br = e->loc[0].addr;
+		int special = e->loc[0].obj == PA_OBJ_SELF &&
+		    (br == PA_BR_ONLY || br == PA_FT_EXTERNAL_ORIGIN ||
+		    br == PA_FT_EXTERNAL_RETURN);
+		int bronly = e->loc[2].obj == PA_OBJ_SELF &&
+		    e->loc[2].addr == PA_BR_ONLY;
+
+		if (!special && !(e->type == PA_R && k0 && br == 0)) {
+			/* the branch; an end outside every function is 0,
+			 * as perf2bolt -p writes it */
+			const struct bfunc *ff = k0 ? func_of(c, a0) : NULL;
+			const struct bfunc *tf = k1 ? func_of(c, a1) : NULL;
+
+			do_branch(c, ff != NULL, ff ? a0 : 0, tf != NULL,
+			    tf ? a1 : 0, e->count, e->has_mis ? e->mis : 0);
+		}
+		if (bronly || !k1 || !k2)
+			break;
+		if (special)
+			trace(c, 0, 0, br != PA_BR_ONLY, a1, a2, e->count);
+		else if (e->type == PA_R && br == 0)
+			trace(c, 0, 0, 1, a1, a2, e->count);
+		else
+			trace(c, k0, a0, -1, a1, a2, e->count);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void
+put_loc(struct wbuf *w, const struct ctx *c, uint32_t f, uint64_t off)
+{
+	if (f == 0)
+		wb_puts(w, "0 [unknown] ");
+	else {
+		const struct bfunc *b = &c->ft.f[f - 1];
+
+		wb_puts(w, "1 ");
+		functab_put_name(w, c->bolted ? b->filename : b->name);
+		wb_putc(w, ' ');
+	}
+	wb_hex(w, off);
+}
+
+static void
+write_fdata(struct ctx *c, FILE *fp)
+{
+	struct wbuf w;
+	size_t i;
+
+	wb_init(&w, fp, 1 << 16);
+	if (c->bolted)
+		wb_puts(&w, "boltedcollection\n");
+	if (!c->lbr && c->nsamples > 0) {
+		wb_puts(&w, "no_lbr");
+		for (i = 0; i < c->nevents; i++) {
+			wb_putc(&w, ' ');
+			wb_puts(&w, c->events[i]);
+		}
+		wb_putc(&w, '\n');
+		for (i = 0; i < c->samples.cap; i++) {
+			const struct line *l = &c->samples.v[i];
+
+			if (!l->used)
+				continue;
+			put_loc(&w, c, l->fromf, l->fromoff);
+			wb_putc(&w, ' ');
+			wb_dec(&w, l->count);
+			wb_putc(&w, '\n');
+		}
+	} else {
+		for (i = 0; i < c->lines.cap; i++) {
+			const struct line *l = &c->lines.v[i];
+
+			if (!l->used)
+				continue;
+			put_loc(&w, c, l->fromf, l->fromoff);
+			wb_putc(&w, ' ');
+			put_loc(&w, c, l->tof, l->tooff);
+			wb_putc(&w, ' ');
+			wb_dec(&w, l->mis);
+			wb_putc(&w, ' ');
+			wb_dec(&w, l->count);
+			wb_putc(&w, '\n');
+		}
+	}
+	wb_free(&w);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "bolted",	no_argument,	   NULL, 'B' },
+		{ "output",	required_argument, NULL, 'o' },
+		{ "verbose",	no_argument,	   NULL, 'v' },
+		{ "help",	no_argument,	   NULL, 'h' },
+		{ "version",	no_argument,	   NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct ctx c;
+	struct output out;
+	struct pa_entry e;
+	const char *outpath = NULL, *in;
+	char err[512];
+	int ch, verbose = 0;
+	const struct cfgdis_stats *st;
+
+	prog_init(argc, argv);
+	memset(&c, 0, sizeof(c));
+	while ((ch = getopt_long(argc, argv, "o:vh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'B':
+			c.bolted = 1;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 'h':
+			usage();
+			break;
+		case 'V':
+			prog_version();
+			break;
+		default:
+			prog_usage_error(NULL);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1 || argc > 2)
+		prog_usage_error("expected a binary and at most one input");
+	in = argc == 2 ? argv[1] : "-";
+	if (elfobj_open(&c.eo, argv[0], err, sizeof(err)) == -1 ||
+	    functab_load(&c.ft, &c.eo, err, sizeof(err)) == -1) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		exit(1);
+	}
+	if ((c.cd = cfgdis_open(&c.eo, &c.ft, err, sizeof(err))) == NULL) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		exit(1);
+	}
+	if (c.eo.buildid_len > 0)
+		hex_encode(c.bid, c.eo.buildid, c.eo.buildid_len);
+	if (c.eo.type == 3 /* ET_DYN */)
+		c.base = elfobj_base(&c.eo);
+	if (pa_open(&c.r, in) == -1) {
+		fprintf(stderr, "%s: %s: %s\n", progname,
+		    strcmp(in, "-") == 0 ? "<stdin>" : in, strerror(errno));
+		exit(1);
+	}
+	while (pa_next(&c.r, &e))
+		entry(&c, &e);
+	out_open(&out, outpath);
+	write_fdata(&c, out.fp);
+	out_commit(&out);
+	st = cfgdis_stats(c.cd);
+	if (st->undecodable > 0)
+		fprintf(stderr, "%s: %llu functions with instructions Capstone "
+		    "cannot decode: no fall-throughs in them\n", progname,
+		    (unsigned long long)st->undecodable);
+	if (verbose) {
+		fprintf(stderr, "%s: %llu entries, %llu branches (%llu from "
+		    "returns, dropped), %llu traces: %llu invalid, %llu out of "
+		    "range, %llu in functions without a CFG; %llu lines\n",
+		    progname, (unsigned long long)c.nentries,
+		    (unsigned long long)c.nbranches,
+		    (unsigned long long)c.nreturns,
+		    (unsigned long long)c.ntraces,
+		    (unsigned long long)c.ninvalid,
+		    (unsigned long long)c.noutrange,
+		    (unsigned long long)c.nnonsimple,
+		    (unsigned long long)(c.lbr ? c.lines.n : c.samples.n));
+		fprintf(stderr, "%s: %zu functions, relocation mode %s; graphs "
+		    "built: %llu simple, %llu non-simple, %llu ignored\n",
+		    progname, c.ft.n, c.ft.has_relocs ? "on" : "off",
+		    (unsigned long long)st->simple,
+		    (unsigned long long)st->nonsimple,
+		    (unsigned long long)st->ignored);
+		if (c.nsamples > 0)
+			fprintf(stderr, "%s: %llu samples, %llu outside every "
+			    "function\n", progname,
+			    (unsigned long long)c.nsamples,
+			    (unsigned long long)c.nsampout);
+	}
+	pa_close(&c.r);
+	cfgdis_close(c.cd);
+	functab_free(&c.ft);
+	elfobj_close(&c.eo);
+	free(c.lines.v);
+	free(c.samples.v);
+	free(c.events);
+	return 0;
+}
