@@ -63,6 +63,7 @@ struct cfgdis {
 	size_t		*nxref, *capxref;
 	uint8_t		*padrel;	/* relocations in the padding */
 	uint8_t		*selfref;	/* code reference into itself */
+	int		 scanned;	/* branches of all functions scanned */
 	struct cfgdis_stats stats;
 };
 
@@ -412,10 +413,13 @@ x86_classify(const cs_insn *ci, struct insn *in)
 			in->mdisp = x->operands[k].mem.disp;
 			break;
 		}
-	switch (id) {
-	case X86_INS_NOP:
+	/* 66 90 is LLVM's NOOPW, Capstone's xchg %ax,%ax */
+	if (id == X86_INS_NOP || (ci->size == 2 && ci->bytes[0] == 0x66 &&
+	    ci->bytes[1] == 0x90)) {
 		in->kind = K_NOP;
 		return;
+	}
+	switch (id) {
 	case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JRCXZ:
 	case X86_INS_LOOP: case X86_INS_LOOPE: case X86_INS_LOOPNE:
 		in->kind = K_BAD;	/* isUnsupportedBranch */
@@ -816,6 +820,76 @@ add_edge(struct fbuild *b, uint64_t from, uint64_t to)
 	b->edges[b->nedges++] = to;
 }
 
+/* the length of an instruction Capstone 4 does not know but LLVM does,
+ * none of them a branch: EVEX (AVX-512) and VEX encodings, and the CET
+ * shadow-stack forms of 0f 1e and 0f ae; 0 if not one of those */
+static size_t
+modrm_len(const uint8_t *p, size_t n, size_t at)
+{
+	uint8_t m, mod, rm;
+	size_t k = at;
+
+	if (k >= n)
+		return 0;
+	m = p[k++];
+	mod = m >> 6;
+	rm = m & 7;
+	if (mod != 3 && rm == 4) {
+		if (k >= n)
+			return 0;
+		if (mod == 0 && (p[k] & 7) == 5)
+			k += 4;
+		k++;
+	}
+	if (mod == 1)
+		k += 1;
+	else if (mod == 2 || (mod == 0 && rm == 5))
+		k += 4;
+	return k <= n ? k : 0;
+}
+
+static size_t
+x86_extra_len(const uint8_t *p, size_t n)
+{
+	size_t k = 0, l;
+	unsigned map, op;
+
+	while (k < n && k < 4 && (p[k] == 0x66 || p[k] == 0xf2 || p[k] == 0xf3 ||
+	    p[k] == 0x2e || p[k] == 0x3e || p[k] == 0x26 || p[k] == 0x36 ||
+	    p[k] == 0x64 || p[k] == 0x65 || p[k] == 0x67))
+		k++;
+	if (k + 5 <= n && p[k] == 0x62) {		/* EVEX */
+		map = p[k + 1] & 3;
+		op = p[k + 4];
+		if ((l = modrm_len(p, n, k + 5)) == 0 || map == 0)
+			return 0;
+		if (map == 3 || (map == 1 && ((op >= 0x70 && op <= 0x73) ||
+		    op == 0xc2 || (op >= 0xc4 && op <= 0xc6))))
+			l++;
+		return l <= n ? l : 0;
+	}
+	if (k + 3 <= n && (p[k] == 0xc4 || p[k] == 0xc5)) {	/* VEX */
+		size_t o = p[k] == 0xc4 ? k + 3 : k + 2;
+
+		map = p[k] == 0xc4 ? (p[k + 1] & 0x1f) : 1;
+		if (o >= n || map < 1 || map > 3)
+			return 0;
+		op = p[o];
+		if ((l = modrm_len(p, n, o + 1)) == 0)
+			return 0;
+		if (map == 3 || (map == 1 && ((op >= 0x70 && op <= 0x73) ||
+		    op == 0xc2 || (op >= 0xc4 && op <= 0xc6))))
+			l++;
+		return l <= n ? l : 0;
+	}
+	if (k < n && (p[k] & 0xf0) == 0x40)	/* REX */
+		k++;
+	if (k + 3 <= n && p[k] == 0x0f && (p[k + 1] == 0x1e || p[k + 1] == 0xae ||
+	    p[k + 1] == 0x01))
+		return modrm_len(p, n, k + 2);
+	return 0;
+}
+
 /* decode the function; 0, or -1 if BOLT would ignore it */
 static int
 decode(struct fbuild *b)
@@ -839,14 +913,44 @@ decode(struct fbuild *b)
 		struct insn in;
 		uint64_t o = off;
 
+		if (*p == 0xf0 && left > 1) {
+			/* LLVM decodes a lock prefix as an instruction of its
+			 * own (glibc jumps over it) */
+			memset(&in, 0, sizeof(in));
+			in.off = (uint32_t)o;
+			in.size = 1;
+			in.kind = K_OTHER;
+			in.id = X86_INS_INVALID;
+			p++;
+			left--;
+			addr++;
+			off++;
+			xgrow(&b->in, &b->capin, b->nin + 1, sizeof(*b->in));
+			b->in[b->nin++] = in;
+			continue;
+		}
 		if (!cs_disasm_iter(d->cs, &p, &left, &addr, ci)) {
 			/* trailing zero padding is fine */
-			size_t z;
+			size_t z, xl;
 
 			for (z = 0; z < left && p[z] == 0; z++)
 				;
 			if (z == left)
 				break;
+			if ((xl = x86_extra_len(p, left)) > 0 && xl <= 15) {
+				memset(&in, 0, sizeof(in));
+				in.off = (uint32_t)o;
+				in.size = (uint8_t)xl;
+				in.kind = K_OTHER;
+				p += xl;
+				left -= xl;
+				addr += xl;
+				off += xl;
+				xgrow(&b->in, &b->capin, b->nin + 1,
+				    sizeof(*b->in));
+				b->in[b->nin++] = in;
+				continue;
+			}
 			d->stats.undecodable++;
 			ret = -1;
 			break;
@@ -914,6 +1018,86 @@ valid_padding(struct fbuild *b)
 	}
 	cs_free(ci, 1);
 	return ok;
+}
+
+/* processInterproceduralReferences: a direct branch or call from one
+ * function into the middle of another makes an entry point there.  Every
+ * function's direct branches are read once, from their encodings. */
+static void
+scan_branches(struct cfgdis *d)
+{
+	const struct functab *ft = d->ft;
+	csh h;
+	cs_insn *ci;
+	size_t fi;
+
+	d->scanned = 1;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+		return;
+	ci = cs_malloc(h);
+	for (fi = 0; fi < ft->n; fi++) {
+		const struct bfunc *f = &ft->f[fi];
+		const uint8_t *code, *p;
+		uint64_t avail, addr;
+		size_t left;
+
+		if (f->flags & (BF_PLT | BF_PSEUDO))
+			continue;
+		if ((code = sec_bytes(d, f->addr, &avail)) == NULL ||
+		    avail < f->size)
+			continue;
+		p = code;
+		left = (size_t)f->size;
+		addr = f->addr;
+		while (left > 0) {
+			const uint8_t *q;
+			size_t k, n;
+			uint64_t t;
+			int64_t disp;
+			const struct bfunc *to;
+
+			if (*p == 0xf0 && left > 1) {
+				p++;
+				left--;
+				addr++;
+				continue;
+			}
+			if (!cs_disasm_iter(h, &p, &left, &addr, ci)) {
+				size_t xl = x86_extra_len(p, left);
+
+				if (xl == 0 || xl > left)
+					break;
+				p += xl;
+				left -= xl;
+				addr += xl;
+				continue;
+			}
+			q = ci->bytes;
+			n = ci->size;
+			for (k = 0; k < n && (q[k] == 0x66 || q[k] == 0xf2 ||
+			    q[k] == 0xf3 || q[k] == 0x2e || q[k] == 0x3e); k++)
+				;
+			if (k + 5 == n && (q[k] == 0xe8 || q[k] == 0xe9))
+				disp = (int32_t)ld32(q + k + 1, 0);
+			else if (k + 6 == n && q[k] == 0x0f &&
+			    (q[k + 1] & 0xf0) == 0x80)
+				disp = (int32_t)ld32(q + k + 2, 0);
+			else if (k + 2 == n && (q[k] == 0xeb ||
+			    (q[k] & 0xf0) == 0x70))
+				disp = (int8_t)q[k + 1];
+			else
+				continue;
+			t = addr + (uint64_t)disp;	/* addr: after it */
+			to = functab_find(ft, t);
+			if (to == NULL || to == f || t == to->addr ||
+			    t - to->addr >= to->size)
+				continue;
+			push64(&d->xent[to - ft->f], &d->nxent[to - ft->f],
+			    &d->capxent[to - ft->f], t);
+		}
+	}
+	cs_free(ci, 1);
+	cs_close(&h);
 }
 
 static struct cfg *
@@ -1271,6 +1455,8 @@ cfgdis_get(struct cfgdis *d, size_t fi)
 {
 	if (fi >= d->ft->n)
 		return NULL;
+	if (!d->scanned)
+		scan_branches(d);
 	if (d->g[fi] == NULL)
 		d->g[fi] = build(d, fi);
 	return d->g[fi];

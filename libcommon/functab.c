@@ -907,18 +907,11 @@ discover_plt(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 				    dynrelcmp);
 				if (r == NULL)
 					continue;
+				/* LLVM 19 makes no function of an IRELATIVE
+				 * slot (no symbol) */
 				sym = r->sym;
-				if (sym == NULL) {
-					struct dfunc *t;
-
-					if (r->type != R_X86_64_IRELATIVE ||
-					    r->addend == 0)
-						continue;
-					t = df_at(d, r->addend, NULL);
-					if (t == NULL)
-						continue;
-					sym = t->names[0];
-				}
+				if (sym == NULL)
+					continue;
 				name = keepf(ft, "%s@PLT", sym);
 				f = df_at(d, sec->addr + eo, NULL);
 				if (f == NULL) {

@@ -407,9 +407,15 @@ write_fdata(struct ctx *c, FILE *fp)
 		wb_puts(&w, "boltedcollection\n");
 	if (!c->lbr && c->nsamples > 0) {
 		wb_puts(&w, "no_lbr");
+		/* as perf script prints the event field, which perf2bolt
+		 * copies: the name and a colon */
 		for (i = 0; i < c->nevents; i++) {
+			size_t n = strlen(c->events[i]);
+
 			wb_putc(&w, ' ');
 			wb_puts(&w, c->events[i]);
+			if (n == 0 || c->events[i][n - 1] != ':')
+				wb_putc(&w, ':');
 		}
 		wb_putc(&w, '\n');
 		for (i = 0; i < c->samples.cap; i++) {
