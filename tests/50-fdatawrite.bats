@@ -1,0 +1,206 @@
+#!/usr/bin/env bats
+# fdatawrite: the pipeline perfdecode | preagg | fdatawrite against
+# perf2bolt-19 on the same perf.data, line for line after sorting, from
+# both pre-aggregated forms (the default T/R/B form and --legacy B/F/f).
+# Branch stacks follow the programs' real control flow: cfgwalk walks
+# their code, brtrace records a real run.
+
+load common
+bats_require_minimum_version 1.5.0
+
+P2B=/usr/lib/llvm-19/bin/perf2bolt
+
+setup() {
+	setup_tmp
+	SRC="$DATA/functab"
+	SW="$DATA/fdatawrite/sw.c"
+}
+
+# lines of an fdata whose two ends lie in one function (intra-function
+# branches and fall-throughs)
+intra() {
+	awk '$1 == 1 && $4 == 1 && $2 == $5' "$1" | wc -l
+}
+
+# compare BIN PERFDATA MIN: both forms through fdatawrite equal
+# perf2bolt -p, with at least MIN intra-function lines
+compare() {
+	local bin=$1 data=$2 min=$3
+	"$P2B" -p "$data" -o "$bin.ref" "$bin" > "$bin.p2b.log" 2>&1
+	sort "$bin.ref" > "$bin.ref.s"
+	perfdecode "$data" | preagg --legacy -b "$bin" | fdatawrite "$bin" > "$bin.leg"
+	perfdecode "$data" | preagg -b "$bin" > "$bin.pa"
+	fdatawrite -o "$bin.cur" "$bin" "$bin.pa"
+	sort "$bin.leg" > "$bin.leg.s"
+	sort "$bin.cur" > "$bin.cur.s"
+	local n eq
+	n=$(intra "$bin.ref.s")
+	eq=$(comm -12 "$bin.ref.s" "$bin.cur.s" | wc -l)
+	echo "$bin: $(wc -l < "$bin.ref.s") lines from perf2bolt ($n intra-function), $eq equal" >&2
+	[ "$n" -ge "$min" ]
+	same_file "$bin.ref.s" "$bin.leg.s"
+	same_file "$bin.ref.s" "$bin.cur.s"
+}
+
+walk() {	# walk BIN N: a cfgwalk perf.data of N samples
+	cfgwalk -n "$2" -s 7 -o "$1.events" "$1"
+	mkperfdata -o "$1.data" "$1.events"
+}
+
+@test "fdatawrite: switch jump tables and a computed goto: clang-19 non-PIE and PIE, gcc without relocations" {
+	need_tool perf2bolt clang-19 gcc
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw1
+	clang-19 -O2 -fpie -pie -Wl,--emit-relocs "$SW" -o sw2
+	gcc -O2 "$SW" -o sw3
+	for b in sw1 sw2 sw3; do
+		walk $b 4000
+		compare $b $b.data 12
+	done
+	# the dispatch blocks of the table really have their successors
+	cfgtest sw1 op/1 > cfg
+	[ "$(grep -c '^  ' cfg)" -ge 9 ]
+}
+
+@test "fdatawrite: C++ with exceptions and virtual calls; gcc's .cold fragments with and without relocations" {
+	need_tool perf2bolt g++ clang++-19
+	g++ -O2 -Wl,--emit-relocs "$SRC/cxx.cc" "$SRC/same1.c" -o x1
+	g++ -O2 "$SRC/cxx.cc" "$SRC/same1.c" -o x2
+	clang++-19 -O2 -fpie -pie -Wl,--emit-relocs -x c++ "$SRC/cxx.cc" -x none "$SRC/same1.c" -o x3
+	for b in x1 x2 x3; do
+		walk $b 4000
+		compare $b $b.data 12
+	done
+	# the fragments have lines of their own with relocations
+	grep -q ' main.cold/1 ' x1.ref.s
+	# landing pads found from the LSDA
+	cfgtest x1 _Z4workP4Basei | grep -q lpad
+}
+
+@test "fdatawrite: static functions of the same name, labels, FDE-only code" {
+	need_tool perf2bolt gcc clang-19
+	gcc -O2 -Wl,--emit-relocs "$SRC/same_main.c" "$SRC/same1.c" "$SRC/same2.c" "$SRC/labels.s" -o a1
+	clang-19 -O2 -fno-pie -no-pie "$SRC/same_main.c" "$SRC/same1.c" "$SRC/same2.c" "$SRC/fdeonly.s" -o a2
+	for b in a1 a2; do
+		walk $b 3000
+		compare $b $b.data 6
+	done
+	grep -q ' helper/2 ' a1.ref.s
+}
+
+@test "fdatawrite: a real branch trace (brtrace of a static program)" {
+	need_tool perf2bolt clang-19
+	/usr/lib/llvm-19/bin/clang -O2 -static -DNWORDS=300 -Wl,--emit-relocs \
+	    -o small "$DATA/progs/demo.c"
+	brtrace -o small.events -- ./small > /dev/null
+	mkperfdata -o small.data small.events
+	compare small small.data 100
+}
+
+@test "fdatawrite: real perf record -e cpu-clock samples, as perf2bolt -nl writes them" {
+	need_tool perf2bolt clang-19 perf
+	/usr/lib/llvm-19/bin/clang -O1 -Wl,--emit-relocs -o spin "$DATA/fdatawrite/spin.c"
+	# one CPU: perf writes the mmap before the samples that follow it
+	taskset -c 0 perf record -q -e cpu-clock -o p.data -- ./spin 150000 > /dev/null 2>&1
+	"$P2B" -nl -p p.data -o ref.fdata spin > p2b.log 2>&1
+	perfdecode p.data | preagg -b spin | fdatawrite -o our.fdata spin
+	sort ref.fdata > ref.s
+	sort our.fdata > our.s
+	[ "$(wc -l < ref.s)" -ge 5 ]
+	head -1 our.fdata | grep -q '^no_lbr cpu-clock:$'
+	same_file ref.s our.s
+}
+
+@test "fdatawrite: hand-made entries: the T, r and -1/-2 forms of B, F and f, build-id locations, other binaries, comments" {
+	need_tool perf2bolt clang-19
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
+	walk sw 500
+	perfdecode sw.data | preagg --legacy -b sw > leg.pa
+	perfdecode sw.data | preagg -b sw > cur.pa
+	# the same entries with every location as buildid:address
+	bid=$(readelf -n sw | awk '/Build ID/ {print $3}')
+	awk -v b="$bid" '{ n = ($1 == "T" || $1 == "R") ? 3 : ($1 == "S") ? 1 : ($1 == "E") ? 0 : 2
+		for (i = 2; i <= n + 1; i++) if ($i !~ /:/ && $i !~ /^-/ && $i !~ /^ffffffffffffff/) $i = b ":" $i
+		print }' cur.pa > bid.pa
+	grep -q "^T $bid:" bid.pa
+	fdatawrite sw cur.pa | sort > a
+	fdatawrite sw bid.pa | sort > b
+	[ "$(wc -l < a)" -gt 20 ]
+	same_file a b
+	# the legacy entries written as traces with BOLT's constants: B as
+	# "T from to -1", F as "T -1 start end", f as "T -2 ..." and "r"
+	awk '$1 == "B" { print "T", $2, $3, "ffffffffffffffff", $4, $5 }
+	    $1 == "F" { print "T ffffffffffffffff", $2, $3, $4 }
+	    $1 == "f" { print (NR % 2 ? "T fffffffffffffffe" : "r"), $2, $3, $4 }' leg.pa > const.pa
+	grep -q '^r ' const.pa
+	fdatawrite sw leg.pa | sort > l
+	fdatawrite sw const.pa | sort > k
+	[ "$(awk '$1 == 1 && $4 == 1 && $2 == $5' l | wc -l)" -gt 5 ]
+	same_file l k
+	# an entry of another binary is external
+	printf 'B 0123abcd:%x 401000 5 0\n' 4198400 > other.pa
+	fdatawrite sw other.pa > o
+	[ ! -s o ] || ! grep -q '^1 ' o
+	# comments and blank lines
+	(echo '# a comment'; echo; cat leg.pa) | fdatawrite sw | sort > c
+	fdatawrite sw leg.pa | sort > d
+	same_file c d
+}
+
+@test "fdatawrite: bad inputs are clear errors and leave no -o file" {
+	clang-19 -O2 -o prog "$SW"
+	printf 'B 401000 401010 1 0\nQ 1 2\n' > bad.pa
+	run fdatawrite -o out.fdata prog bad.pa
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bad.pa:2:"* ]]
+	[ ! -e out.fdata ]
+	printf 'F 401000\n' > cut.pa
+	run fdatawrite -o out.fdata prog cut.pa
+	[ "$status" -eq 1 ]
+	[ ! -e out.fdata ]
+	printf 'B 1%064d 2 1 0\n' 0 > big.pa
+	run fdatawrite prog big.pa
+	[ "$status" -eq 1 ]
+	echo hello > notelf
+	run fdatawrite notelf bad.pa
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not an ELF file"* ]]
+	cp prog stripped
+	strip stripped
+	run fdatawrite stripped bad.pa
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no symbol table"* ]]
+	run fdatawrite
+	[ "$status" -eq 2 ]
+	run fdatawrite --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *usage* ]]
+	run fdatawrite prog missing.pa
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"missing.pa"* ]]
+}
+
+@test "fdatawrite: damaged streams never crash it" {
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs -o prog "$SW"
+	walk prog 300
+	perfdecode prog.data | preagg -b prog > good.pa
+	python3 - good.pa <<'PY'
+import random, sys
+random.seed(5)
+data = open(sys.argv[1], 'rb').read()
+for i in range(30):
+    b = bytearray(data)
+    for k in range(random.randint(1, 8)):
+        p = random.randrange(len(b))
+        b[p] = random.choice(b'0123456789abcdefTRBFfrSEX:- \n\xff')
+    if i % 3 == 0:
+        b = b[:random.randrange(len(b))]
+    open('d%03d.pa' % i, 'wb').write(b)
+PY
+	for f in d*.pa; do
+		run fdatawrite -o "$f.out" prog "$f"
+		[ "$status" -le 1 ]
+		[[ "$output" != *Sanitizer* ]]
+		[[ "$output" != *"runtime error"* ]]
+		if [ "$status" -eq 1 ]; then [ ! -e "$f.out" ]; fi
+	done
+}
