@@ -146,6 +146,18 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 	same_file c d
 }
 
+@test "fdatawrite --bolted: the boltedcollection form, file-qualified local names, F as given" {
+	gcc -O2 -Wl,--emit-relocs "$SRC/same_main.c" "$SRC/same1.c" "$SRC/same2.c" -o s
+	a=$(functest name s helper/2 | cut -d' ' -f1)
+	printf 'F %x %x 7\nB %x %x 3 1\n' $((0x$a + 1)) $((0x$a + 4)) $((0x$a)) $((0x$a + 4)) > b.pa
+	fdatawrite --bolted s b.pa > b.fdata
+	cat b.fdata
+	[ "$(head -1 b.fdata)" = boltedcollection ]
+	grep -qx '1 helper/same2.c/1 1 1 helper/same2.c/1 4 0 7' b.fdata
+	grep -qx '1 helper/same2.c/1 0 1 helper/same2.c/1 4 1 3' b.fdata
+	[ "$(wc -l < b.fdata)" -eq 3 ]
+}
+
 @test "fdatawrite: bad inputs are clear errors and leave no -o file" {
 	clang-19 -O2 -o prog "$SW"
 	printf 'B 401000 401010 1 0\nQ 1 2\n' > bad.pa
