@@ -288,3 +288,48 @@ PY
 	run prfraw2idx --text --llvm-text "$R/c1.profraw"
 	[ "$status" -eq 2 ]
 }
+
+@test "prfraw2idx: a counter above 2^56 fails or merges as llvm-profdata's failure modes say" {
+	# LLVM's llvm/test/tools/llvm-profdata/malformed-num-counters-zero.test,
+	# rebuilt at raw version 10: one function "foo", one counter
+	python3 - <<'PY'
+import struct
+def raw(ncnt, count):
+    h = struct.pack("<16Q", 0xff6c70726f667281, 10, 0, 1, 0, 1, 0, 0, 0, 8,
+                    0x100040000, 0x100040000, 0x200040000, 0, 0, 2)
+    d = struct.pack("<QQQQQQI3HxxI", 0x5cf8c24cdb18bdac, 1, 0x100040000,
+                    0x100040000, 0, 0, ncnt, 0, 0, 0, 0)
+    return h + d + struct.pack("<Q", count) + b"\3\0foo\0\0\0"
+open("zero.profraw", "wb").write(raw(0, 1))
+open("bad.profraw", "wb").write(raw(1, 72057594037927937))
+open("good.profraw", "wb").write(raw(1, 1))
+PY
+	run "$L/llvm-profdata" show zero.profraw
+	[ "$status" -eq 1 ]
+	echo "$output" | grep -q 'number of counters is zero'
+	fails_cleanly ': offset 0x80: data record 0: number of counters is zero' zero
+	for mode in any all warn; do
+		for set in "bad good" "good bad" "bad" "bad bad"; do
+			files=$(for f in $set; do printf '%s.profraw ' $f; done)
+			rm -f ours.profdata ref.profdata
+			run "$L/llvm-profdata" merge --failure-mode=$mode -o ref.profdata $files
+			ref=$status
+			run prfraw2idx --failure-mode=$mode -o ours.profdata $files
+			echo "$mode [$set]: llvm-profdata $ref, prfraw2idx $status: $output"
+			[ "$status" -eq "$ref" ]
+			# one warning per bad file (llvm-profdata's too); any stops at the first
+			nbad=$(echo $set | tr ' ' '\n' | grep -c bad)
+			[ $mode != any ] || nbad=1
+			[ "$(echo "$output" | grep -c '^prfraw2idx: bad.profraw: offset 0xc0: counter value 72057594037927937 is too large')" -eq $nbad ]
+			if [ "$ref" -eq 0 ]; then
+				same_file ours.profdata ref.profdata
+			else
+				[ ! -e ours.profdata ] && [ ! -e ref.profdata ]
+			fi
+		done
+	done
+	# the suspect records are merged, not dropped
+	prfraw2idx --failure-mode=warn -o ours.profdata bad.profraw good.profraw
+	"$L/llvm-profdata" show --all-functions ours.profdata | grep -q 'Function count: 72057594037927938'
+	[ "$(prfraw2idx -o ours.profdata good.profraw 2>&1)" = "" ]
+}

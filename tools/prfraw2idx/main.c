@@ -193,6 +193,14 @@ main(int argc, char *argv[])
 				    inputs[i].path, e.msg);
 			if (fmode == FAIL_ANY)
 				return 1;
+		} else if (e.suspect) {
+			/* its records stay in, as in llvm-profdata */
+			nbad++;
+			if (fmode == FAIL_ANY) {
+				fprintf(stderr, "%s: no profile can be merged "
+				    "(--failure-mode=warn keeps it)\n", progname);
+				return 1;
+			}
 		}
 		s->curfile = NULL;
 	}

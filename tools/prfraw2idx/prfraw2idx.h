@@ -87,6 +87,11 @@ struct perr {
 	char		msg[200];
 	uint64_t	off;
 	int		has_off;
+	/*
+	 * the input read but is suspect (a counter above 2^56): like
+	 * llvm-profdata, its records count, and the failure mode decides
+	 */
+	int		suspect;
 };
 
 /* merge.c */

@@ -578,9 +578,11 @@ read_profile(struct store *s, struct namecache *nc, struct raw *r,
 				c = *cp == 0 ? 1 : 0;
 			else {
 				c = ld64(cp, r->swap);
-				if (c > MAXCOUNTER)
+				/* once per file, as llvm-profdata */
+				if (c > MAXCOUNTER && !e->suspect++)
 					store_warn(s, "offset 0x%llx: counter "
-					    "value %llu is too large",
+					    "value %llu is too large: the "
+					    "profile looks corrupt",
 					    (unsigned long long)(cp - r->buf),
 					    (unsigned long long)c);
 			}
