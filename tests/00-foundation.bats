@@ -149,3 +149,29 @@ setup() {
 	[ -f "$TMP/root/usr/share/man/man5/profpipe-events.5" ]
 	"$TMP/root/usr/bin/perfdecode" --version
 }
+
+# bare_bangs FILE...: the lines "! cmd" that are not the last command of
+# their block (test or function), as FILE:LINE.  bats 1.8 runs a test
+# under set -e, which ignores the status of a "!" command, so such a
+# line asserts nothing; only a block's last command gives its status.
+bare_bangs() {
+	awk 'FNR == 1 { p = 0 }
+	/^[[:space:]]*(#|$)/ { next }
+	p && !/^}/ { print at }
+	{ p = 0 }
+	/^[[:space:]]+! / { p = 1; at = FILENAME ":" FNR }' "$@"
+}
+
+@test "tests: no bare '! cmd' that cannot fail a test" {
+	# the check finds the pattern (and not a last command, nor "run !")
+	printf '@test "x" {\n\t! grep -q a f\n\n\t# c\n\ttrue\n}\n@test "y" {\n\trun ! grep -q a f\n\t! grep -q a f\n}\n' > t.bats
+	[ "$(bare_bangs t.bats)" = "t.bats:2" ]
+	files=$(for f in "$TOP"/tests/*.bats "$TOP"/tests/*.bash "$TOP"/tests/large/*.bats; do
+		[ ! -f "$f" ] || echo "$f"
+	done)
+	[ "$(echo "$files" | wc -l)" -ge 5 ]
+	run bare_bangs $files
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}

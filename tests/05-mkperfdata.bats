@@ -206,7 +206,7 @@ print(n)' pz.data > n
 	check_samples znb.data "$MD/two.events"
 	perf report -i znb.data --header-only > hdr 2>&1
 	grep -q '^# hostname : mkperfdata$' hdr
-	! grep -q '^# arch' hdr
+	run ! grep -q '^# arch' hdr
 }
 
 @test "mkperfdata: --hw-index, file and pipe, both byte orders" {
@@ -267,7 +267,7 @@ EOF
 	# no EVENT_DESC: perf derives "cycles:u" from type, config, exclude_*
 	[ "$(perf script -i nf.data -F event | sed 's/ //g' | sort -u)" = "cycles:u:" ]
 	perf report -i nf.data --header-only > hdr 2>&1
-	! grep -q '^# hostname' hdr
+	run ! grep -q '^# hostname' hdr
 	# the build-id then travels as a HEADER_BUILD_ID record
 	perf script -i nf.data -D 2>/dev/null | grep -q 'PERF_RECORD_BUILD_ID'
 	# EVENT_DESC carries the name as written, the attr only the bits
@@ -280,7 +280,7 @@ EOF
 	perf report -i some.data --header-only > hdr 2>&1
 	grep -q '^# hostname : mkperfdata$' hdr
 	grep -q '^# arch : x86_64$' hdr
-	! grep -q '^# os release' hdr
+	run ! grep -q '^# os release' hdr
 	check_samples some.data "$MD/basic.events"
 }
 

@@ -122,7 +122,7 @@ gen() {
 	# above does check the sorting
 	perfdecode -s "$F/f.data" | grep -v '^#' > fileorder
 	perfdecode -O -s "$F/f.data" | grep -v '^#' > ordered
-	! cmp -s fileorder ordered
+	run ! cmp -s fileorder ordered
 }
 
 @test "perfdecode: file-mode perf.data through a pipe is spooled" {
@@ -443,9 +443,9 @@ gen() {
 	perfdecode t.data > all
 	perfdecode --pid 4243 t.data > p
 	[ "$(grep -c '^sample 4243 ' p)" -eq "$(grep -c '^sample 4243 ' all)" ]
-	! grep -q '^sample 4242 ' p
+	run ! grep -q '^sample 4242 ' p
 	grep -q '^fork 4243 ' p
-	! grep -q '^comm ' p
+	run ! grep -q '^comm ' p
 	perfdecode -p 4242,4243 t.data > p2
 	perfdecode -p 4242 -p 4243 t.data > p3
 	same_file all p2
@@ -454,11 +454,11 @@ gen() {
 	perfdecode --comm bench t.data > c
 	same_file all c
 	perfdecode --comm other t.data > c2
-	! grep -q '^sample' c2
+	run ! grep -q '^sample' c2
 	perfdecode --event instructions t.data > e
 	[ "$(grep -c '^sample' e)" -eq "$(grep -c '^sample .* instructions ' all)" ]
 	[ "$(grep -c '^sample' e)" -gt 5 ]
-	! grep -q '^sample .* cycles ' e
+	run ! grep -q '^sample .* cycles ' e
 	perfdecode -s t.data > s
 	grep '^sample' all > want
 	grep -v '^#' s > got
@@ -477,7 +477,7 @@ gen() {
 	[ "$status" -eq 1 ]
 	[ ! -e out2.txt ]
 	ls -a > files
-	! grep -q 'out2' files
+	run ! grep -q 'out2' files
 }
 
 @test "perfdecode: stream header lines" {
