@@ -21,7 +21,7 @@ WARN    = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	  -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wno-format-nonliteral
 override CFLAGS   += -std=c11 $(WARN)
 override CPPFLAGS += -D_GNU_SOURCE -Ilibcommon
-LDLIBS_perfdecode = -lzstd
+LDLIBS_perfdecode = -lzstd -pthread
 LDLIBS_preagg     = -lelf -lz -pthread
 LDLIBS_prfraw2idx = -lz
 LDLIBS_bbmap      = -lelf
@@ -42,13 +42,17 @@ HDRS    = $(wildcard libcommon/*.h tools/*/*.h)
 
 # helper programs the tests use (writers of synthetic inputs and such)
 TESTBINS = $(patsubst tests/tools/%.c,$(BUILD)/testbin/%,$(wildcard tests/tools/*.c))
+# libraries beyond these of one helper: TESTLIBS_<helper>
+TESTLIBS = -lzstd -lelf -lz
+TESTLIBS_brtrace = -lcapstone
 
 all: $(BINS)
 
 testbins: $(TESTBINS)
 $(BUILD)/testbin/%: tests/tools/%.c $(BUILD)/libcommon.a $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libcommon.a -lzstd -lelf -lz -lcapstone
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libcommon.a \
+		$(TESTLIBS_$*) $(TESTLIBS)
 
 $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)

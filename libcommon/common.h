@@ -44,6 +44,10 @@ void	 prog_init(int argc, char **argv);	/* sets progname, LC_ALL=C */
 noreturn void prog_version(void);		/* prints "tool (profpipe) X" */
 noreturn void prog_usage_error(const char *fmt, ...) PRINTFLIKE(1, 2);
 						/* message + "try --help", exit 2 */
+/* getopt_long's ':' or '?' (its optstring starting ':'), exit 2 */
+struct option;
+noreturn void prog_option_error(int ch, const struct option *longopts,
+	    char *const argv[]);
 /* "tool: path: strerror(errno)", exit 1: a file that cannot be opened */
 noreturn void prog_open_error(const char *path);
 

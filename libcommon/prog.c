@@ -1,6 +1,7 @@
 /* See COPYING file for copyright and license details. */
 /* prog.c: program name, locale and the messages every tool shares. */
 #include <errno.h>
+#include <getopt.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,6 +48,39 @@ prog_usage_error(const char *fmt, ...)
 	}
 	fprintf(stderr, "Try '%s --help' for more information.\n", progname);
 	exit(2);
+}
+
+/*
+ * After getopt_long returned ':' (an option without its argument: the
+ * optstring must start with ':') or '?'.  The option as the user wrote
+ * it is argv[optind - 1] when it ended its argument (always so for a long
+ * option), else -optopt.
+ */
+void
+prog_option_error(int ch, const struct option *longopts, char *const argv[])
+{
+	const char *a = optind > 0 ? argv[optind - 1] : "";
+	int n = (int)strcspn(a, "=");
+	const struct option *o;
+
+	if (strncmp(a, "--", 2) != 0)
+		n = 0;
+	if (ch == ':') {
+		if (n > 0)
+			prog_usage_error("option '%.*s' needs an argument",
+			    n, a);
+		prog_usage_error("option '-%c' needs an argument", optopt);
+	}
+	if (n > 0 && a[n] == '=')
+		for (o = longopts; o->name != NULL; o++)
+			if (o->has_arg == no_argument && o->val == optopt &&
+			    strlen(o->name) == (size_t)n - 2 &&
+			    strncmp(o->name, a + 2, (size_t)n - 2) == 0)
+				prog_usage_error("option '%.*s' takes no "
+				    "argument", n, a);
+	if (optopt != 0)
+		prog_usage_error("unknown option '-%c'", optopt);
+	prog_usage_error("unknown option '%.*s'", n > 0 ? n : (int)strlen(a), a);
 }
 
 void

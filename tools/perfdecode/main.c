@@ -60,7 +60,7 @@ main(int argc, char *argv[])
 	struct pd d;
 
 	prog_init(argc, argv);
-	while ((ch = getopt_long(argc, argv, "Oc:e:hk:o:p:qst", longopts,
+	while ((ch = getopt_long(argc, argv, ":Oc:e:hk:o:p:qst", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'o':
@@ -95,7 +95,7 @@ main(int argc, char *argv[])
 		case 'V':
 			prog_version();
 		default:
-			prog_usage_error("unknown option");
+			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;
@@ -107,10 +107,8 @@ main(int argc, char *argv[])
 
 	if (strcmp(in, "-") == 0)
 		fd = STDIN_FILENO;
-	else if ((fd = open(in, O_RDONLY)) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", progname, in, strerror(errno));
-		return 1;
-	}
+	else if ((fd = open(in, O_RDONLY)) < 0)
+		prog_open_error(in);
 	out_open(&out, ofile);
 	grow_pipe(fileno(out.fp));
 	/* the kernel's copy of our output overlaps decoding */

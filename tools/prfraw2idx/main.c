@@ -73,7 +73,7 @@ main(int argc, char *argv[])
 	unsigned nst, k;
 
 	prog_init(argc, argv);
-	while ((ch = getopt_long(argc, argv, "F:f:hj:lm:o:qstw:", longopts,
+	while ((ch = getopt_long(argc, argv, ":F:f:hj:lm:o:qstw:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'o':
@@ -126,7 +126,7 @@ main(int argc, char *argv[])
 		case 'V':
 			prog_version();
 		default:
-			prog_usage_error("unknown option");
+			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;
@@ -375,11 +375,8 @@ add_listfile(const char *path)
 {
 	struct lineio lr;
 
-	if (lr_open(&lr, path) != 0) {
-		fprintf(stderr, "%s: %s: %s\n", progname, path,
-		    strerror(errno));
-		exit(1);
-	}
+	if (lr_open(&lr, path) != 0)
+		prog_open_error(path);
 	while (lr_next(&lr)) {
 		char *l = lr.buf, *c;
 		uint64_t w = 1;
