@@ -5,6 +5,9 @@
 # PROFPIPE_TESTBIN  helper programs built from tests/tools/*.c
 # CI=true           reference-tool tests fail instead of skipping
 
+# "run ! cmd" (a status that must not be 0) needs bats 1.5
+bats_require_minimum_version 1.5.0
+
 TOP="$(cd "$(dirname "${BATS_TEST_FILENAME}")/.." && pwd)"
 [ -f "$TOP/Makefile" ] || TOP="$(cd "$TOP/.." && pwd)"	# tests/large/*.bats
 : "${PROFPIPE_BIN:=$TOP/build/san/bin}"
