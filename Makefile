@@ -45,6 +45,7 @@ TESTBINS = $(patsubst tests/tools/%.c,$(BUILD)/testbin/%,$(wildcard tests/tools/
 # libraries beyond these of one helper: TESTLIBS_<helper>
 TESTLIBS = -lzstd -lelf -lz
 TESTLIBS_brtrace = -lcapstone
+TESTLIBS_cfgwalk = -lcapstone
 
 all: $(BINS)
 
