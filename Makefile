@@ -101,7 +101,8 @@ FUZZ_bat      = bat
 FUZZERS = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZCC  ?= clang-19
 fuzz: $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
-fuzzsrc = $(filter-out %/main.c,$(call toolsrc,$(FUZZ_$(1))))
+# (none for a harness of libcommon code alone: no FUZZ_<format>)
+fuzzsrc = $(if $(FUZZ_$(1)),$(filter-out %/main.c,$(call toolsrc,$(FUZZ_$(1)))))
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $$(call fuzzsrc,$$*) $(LIBSRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) -std=c11 -g -O1 -D_GNU_SOURCE -DPROFPIPE_FUZZ -Ilibcommon -Itools/$(FUZZ_$*) \
