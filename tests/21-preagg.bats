@@ -399,3 +399,115 @@ f $(h 36) $(h 40) 1"
 	run preagg
 	[ "$status" -eq 2 ]
 }
+
+@test "preagg: a sample before its mapping in file order but not in time is attributed, as perf script orders it" {
+	m=$((16#$(main_addr)))
+	h() { printf '%x' $((m + $1)); }
+	{
+		echo "# profpipe-events 1"
+		# written by another CPU's buffer first: two samples after the
+		# mmap in time, one before it
+		echo "sample 7 7 2000 cpu-clock:u $(h 16)"
+		echo "sample 7 7 3000 cpu-clock:u $(h 16) $(h 32)/$(h 48)/P"
+		echo "sample 7 7 500 cpu-clock:u $(h 20)"
+		echo "comm 7 7 900 1 app"
+		echo "mmap 7 7 1000 401000 1000 1000 r-xp - /bin/app"
+		echo "sample 7 7 4000 cpu-clock:u $(h 16)"
+		# another process, never mapping the binary: nothing
+		echo "sample 9 9 5000 cpu-clock:u $(h 16)"
+	} > late.events
+	run preagg -b "$APP" late.events
+	[ "$status" -eq 0 ]
+	expected="B $(h 32) $(h 48) 1 0
+E cpu-clock:u
+S $(h 16) 2"
+	[ "$output" = "$expected" ]
+	# a forked child's early samples, from the fork's time on
+	{
+		echo "# profpipe-events 1"
+		echo "mmap 7 7 1000 401000 1000 1000 r-xp - /bin/app"
+		echo "sample 8 8 2500 cpu-clock:u $(h 16)"
+		echo "sample 8 8 1500 cpu-clock:u $(h 20)"
+		echo "fork 8 7 8 7 2000"
+	} > forklate.events
+	run preagg -b "$APP" forklate.events
+	[ "$status" -eq 0 ]
+	[ "$output" = "E cpu-clock:u
+S $(h 16) 1" ]
+}
+
+@test "preagg: a process's state outlives its exit record for a while, then goes; a thread's exit is not its process's" {
+	m=$((16#$(main_addr)))
+	h() { printf '%x' $((m + $1)); }
+	{
+		echo "# profpipe-events 1"
+		echo "mmap 7 7 1000 401000 1000 1000 r-xp - /bin/app"
+		echo "exit 7 1 8 1 1100"
+		echo "sample 7 7 1200 cpu-clock:u $(h 16)"
+		echo "exit 7 1 7 1 1300"
+		# late in file order, after the exit
+		echo "sample 7 7 1250 cpu-clock:u $(h 16)"
+	} > exit1.events
+	run preagg -b "$APP" exit1.events
+	[ "$status" -eq 0 ]
+	[ "$output" = "E cpu-clock:u
+S $(h 16) 2" ]
+	# 4096 more processes exit: pid 7 is forgotten, and a new process
+	# that reuses it without mapping the binary gets nothing
+	{
+		cat exit1.events
+		awk 'BEGIN { for (i = 0; i < 4096; i++) printf "exit %d 1 %d 1 %d\n", 100000 + i, 100000 + i, 2000 + i }'
+		echo "comm 7 7 9000 1 other"
+		echo "sample 7 7 9100 cpu-clock:u $(h 16)"
+	} > exit2.events
+	run preagg -b "$APP" exit2.events
+	[ "$status" -eq 0 ]
+	[ "$output" = "E cpu-clock:u
+S $(h 16) 2" ]
+	# malformed exit and fork records are errors
+	printf '# profpipe-events 1\nexit 7 1 7\n' > bad.events
+	run preagg -b "$APP" bad.events
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad.events:2: malformed exit record" ]
+}
+
+@test "preagg: every field at the limits of its range" {
+	m=$((16#$(main_addr)))
+	h() { printf '%x' $((m + $1)); }
+	{
+		echo "# profpipe-events 1"
+		# u64 times (the largest), pid and tid at 2^32 - 1
+		echo "comm 4294967295 4294967295 18446744073709551615 1 app"
+		echo "mmap 4294967295 4294967295 18446744073709551615 401000 1000 1000 r-xp - /bin/app"
+		echo "fork 4294967294 4294967295 4294967294 4294967295 18446744073709551615"
+		echo "sample 4294967295 4294967295 18446744073709551615 cpu-clock:u $(h 16)"
+		echo "sample 4294967294 4294967294 0 cpu-clock:u $(h 16)"
+		# -1 pids (a sample of no process: never attributed), no time
+		echo "sample -1 -1 - cpu-clock:u $(h 16)"
+		echo "mmap -1 -1 - 401000 1000 1000 r-xp - /bin/app"
+		echo "exit 4294967294 4294967295 4294967294 4294967295 18446744073709551615"
+		echo "lost 18446744073709551615"
+	} > limits.events
+	run preagg -b "$APP" limits.events
+	[ "$status" -eq 0 ]
+	[ "$output" = "E cpu-clock:u
+S $(h 16) 2" ]
+	# one past each limit is an error with its line
+	bad() {	# bad LINE RECORD
+		printf '# profpipe-events 1\n%s\n' "$1" > b.events
+		run preagg -b "$APP" b.events
+		[ "$status" -eq 1 ] && [ "$output" = "preagg: b.events:2: malformed $2 record" ] ||
+		    { echo "$1: $output"; return 1; }
+	}
+	bad "comm 4294967296 1 1 1 app" comm
+	bad "comm 1 1 18446744073709551616 1 app" comm
+	bad "comm 1 1 1 2 app" comm
+	bad "comm -2 1 1 1 app" comm
+	bad "mmap 1 1 1 10000000000000000 1000 0 r-xp - /bin/app" mmap
+	bad "mmap 1 1 1 401000 1000 0 r-x - /bin/app" mmap
+	bad "fork 1 2 1 2 18446744073709551616" fork
+	bad "fork 1 2 1 2 1 9" fork
+	bad "exit 1 2 1 2" exit
+	bad "sample 1 1 184467440737095516160 cpu-clock:u 401000" sample
+	bad "sample 1 1 1 cpu-clock:u" sample
+}

@@ -9,6 +9,14 @@
  * whatever the number of processes.  A process that exits is dropped a
  * while later (after EXIT_LAG more exits): in file order a sample may
  * follow its process's exit record.
+ *
+ * In file order a sample may also come before the mmap (or fork) record
+ * that gives its process the binary, though it is later in time: perf
+ * writes each CPU's buffer in turn.  perf script (and so perf2bolt) sorts
+ * by time and attributes it.  So the latest samples of processes without
+ * a mapping are kept (PEND_MAX of them, PEND_BYTES of text at most), and
+ * a mapping of a selected binary replays those of its process that are
+ * no older than the mapping.
  */
 #include <err.h>
 #include <errno.h>
@@ -21,6 +29,8 @@
 
 #define PID_NONE	INT64_MIN	/* "-": no pid field */
 #define EXIT_LAG	4096
+#define PEND_MAX	65536		/* a power of two */
+#define PEND_BYTES	((size_t)16 << 20)
 
 extern int64_t *pids;
 extern size_t npids;
@@ -34,6 +44,8 @@ struct pidslot {
 	uint8_t		 used, exited;
 	uint16_t	 nmaps, capmaps;
 	struct mapping	*maps;
+	uint64_t	 pend;	/* sequence number + 1 of its newest pending
+				 * sample, 0: none */
 };
 static struct pidslot *pidtab;
 static size_t pidcap, pidn;
@@ -46,6 +58,22 @@ struct ctx *ctxs;
 static size_t nctx, capctx;
 struct mapping *snap;
 static size_t nsnap, capsnap;
+
+/* samples waiting for their process's mapping: a ring by sequence
+ * number; each links to the previous one of its process */
+struct pending {
+	uint64_t	 seq;		/* which sample holds the ring slot */
+	uint64_t	 prev;		/* seq + 1 of its process's previous one */
+	uint64_t	 time, lineno;
+	uint32_t	 ev;
+	char		*rest;		/* a copy of the ip field onward */
+	size_t		 len;
+};
+static struct pending *pend;
+static uint64_t pendseq, pendfirst;	/* next, oldest live */
+static size_t pendbytes;
+static char **replayed;			/* copies the queued jobs point to */
+static size_t nreplayed, capreplayed;
 
 /* path -> build-id, from "buildid" records */
 struct bidrec {
@@ -318,6 +346,96 @@ pid_alive(int64_t pid)
 	return s;
 }
 
+/* ---- samples before their mapping ---- */
+
+static void
+pend_evict(void)
+{
+	struct pending *p = &pend[pendfirst & (PEND_MAX - 1)];
+
+	pendbytes -= p->len;
+	free(p->rest);
+	p->rest = NULL;
+	pendfirst++;
+}
+
+/* keep a sample of pid (no mapping yet) at time t */
+static void
+pend_add(int64_t pid, uint64_t t, uint32_t ev, uint64_t lineno,
+    const char *rest)
+{
+	struct pidslot *s = pid_slot(pid);
+	struct pending *p;
+	size_t len = strlen(rest);
+
+	if (pend == NULL)
+		pend = xcalloc(PEND_MAX, sizeof(*pend));
+	while (pendseq - pendfirst == PEND_MAX ||
+	    (pendfirst < pendseq && pendbytes + len > PEND_BYTES))
+		pend_evict();
+	p = &pend[pendseq & (PEND_MAX - 1)];
+	p->seq = pendseq;
+	p->prev = s->pend;
+	p->time = t;
+	p->lineno = lineno;
+	p->ev = ev;
+	p->rest = xstrndup(rest, len);
+	p->len = len;
+	pendbytes += len;
+	s->pend = ++pendseq;
+}
+
+static struct pending *
+pend_get(uint64_t ref)
+{
+	struct pending *p;
+
+	if (ref == 0 || ref - 1 < pendfirst)
+		return NULL;
+	p = &pend[(ref - 1) & (PEND_MAX - 1)];
+	return p->seq == ref - 1 && p->rest != NULL ? p : NULL;
+}
+
+static uint32_t	 pid_ctx(struct lineio *, int64_t);
+
+/* pid got a mapping at time t: its pending samples from t on are its */
+static void
+pend_replay(struct lineio *lr, int64_t pid, uint64_t t)
+{
+	struct pidslot *s = pid_find(pid);
+	struct pending *p;
+	uint64_t ref;
+	uint32_t c;
+
+	if (s == NULL || s->pend == 0)
+		return;
+	ref = s->pend;
+	s->pend = 0;
+	if ((c = pid_ctx(lr, pid)) == 1)
+		return;
+	for (; (p = pend_get(ref)) != NULL; ref = p->prev) {
+		struct job *j;
+
+		if (p->time < t)
+			continue;
+		nused++;
+		j = job_new();
+		j->rest = p->rest;
+		j->lineno = p->lineno;
+		j->ctx = c - 2;
+		j->ev = p->ev;
+		/* the job owns the copy now, until it has run */
+		xgrow(&replayed, &capreplayed, nreplayed + 1,
+		    sizeof(*replayed));
+		replayed[nreplayed++] = p->rest;
+		pendbytes -= p->len;
+		p->rest = NULL;
+	}
+	run_jobs(lr);
+	while (nreplayed > 0)
+		free(replayed[--nreplayed]);
+}
+
 /* ---- records ---- */
 
 static void
@@ -381,6 +499,8 @@ on_mmap(struct lineio *lr, char *p)
 		*m = (struct mapping){ i, 0, start, len, base };
 		s->ctx = 0;
 	}
+	if (s != NULL && s->nmaps > 0)
+		pend_replay(lr, pid, t == UINT64_MAX ? 0 : t);
 }
 
 static void
@@ -412,6 +532,8 @@ on_fork(struct lineio *lr, char *p)
 		m->forked = 1;
 		child->ctx = 0;
 	}
+	if (child->nmaps > 0)
+		pend_replay(lr, pid, t == UINT64_MAX ? 0 : t);
 }
 
 static void
@@ -449,9 +571,13 @@ on_exit_rec(struct lineio *lr, char *p)
 	    fld_pid(&p, &ptid) || fld_time(&p, &t) || *p != '\0')
 		lr_errx(lr, "malformed exit record");
 	/* a thread's exit is not its process's */
-	if (pid != tid || (s = pid_find(pid)) == NULL || s->exited)
+	if (pid != tid)
 		return;
-	s->exited = 1;
+	if ((s = pid_find(pid)) != NULL) {
+		if (s->exited)
+			return;
+		s->exited = 1;
+	}
 	if (exitqn == EXIT_LAG) {
 		old = exitq[exitqhead];
 		exitqhead = (exitqhead + 1) % EXIT_LAG;
@@ -538,13 +664,27 @@ pid_ctx(struct lineio *lr, int64_t pid)
 	return s->ctx = (uint32_t)(nctx++ + 2);
 }
 
-/* the head of a sample line; the rest becomes a job */
-static void
-on_sample(struct lineio *lr, char *p)
+/* the event's index, without a search for the usual repeat */
+static uint32_t
+sample_event(const char *ev, size_t evlen)
 {
 	static const char *lastev;
 	static size_t lastevlen;
 	static uint32_t lastevi;
+
+	if (lastev == NULL || evlen != lastevlen ||
+	    memcmp(ev, lastev, evlen) != 0) {
+		lastevi = event_index(ev, evlen);
+		lastev = event_name(lastevi);
+		lastevlen = evlen;
+	}
+	return lastevi;
+}
+
+/* the head of a sample line; the rest becomes a job */
+static void
+on_sample(struct lineio *lr, char *p)
+{
 	int64_t pid, tid;
 	uint64_t t, ip;
 	size_t len, evlen;
@@ -565,6 +705,10 @@ on_sample(struct lineio *lr, char *p)
 			run_jobs(lr);
 			lr_errx(lr, "bad ip '%s'", vis_str(q, sizeof(q), p, len));
 		}
+		/* its mapping may come later in the file, earlier in time */
+		if (wanted_pid(pid) && pid != PID_NONE && pid != -1 &&
+		    t != UINT64_MAX)
+			pend_add(pid, t, sample_event(ev, evlen), lr->lineno, p);
 		return;
 	}
 	nused++;
@@ -572,14 +716,7 @@ on_sample(struct lineio *lr, char *p)
 	j->rest = p;
 	j->lineno = lr->lineno;
 	j->ctx = c - 2;
-	/* the event's index, without a search for the usual repeat */
-	if (lastev == NULL || evlen != lastevlen ||
-	    memcmp(ev, lastev, evlen) != 0) {
-		lastevi = event_index(ev, evlen);
-		lastev = event_name(lastevi);
-		lastevlen = evlen;
-	}
-	j->ev = lastevi;
+	j->ev = sample_event(ev, evlen);
 }
 
 void
