@@ -98,6 +98,8 @@ FUZZ_profraw  = prfraw2idx
 FUZZ_bbaddrmap = bbmap
 # fuzz_bat: the BAT decoder is all libcommon (there is no tools/bat)
 FUZZ_bat      = bat
+# fuzz_preagg: the pre-aggregated reader is all libcommon (pa.c)
+FUZZ_preagg   = pa
 FUZZERS = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZCC  ?= clang-19
 fuzz: $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
