@@ -46,6 +46,7 @@ TESTBINS = $(patsubst tests/tools/%.c,$(BUILD)/testbin/%,$(wildcard tests/tools/
 TESTLIBS = -lzstd -lelf -lz
 TESTLIBS_brtrace = -lcapstone
 TESTLIBS_cfgwalk = -lcapstone
+TESTLIBS_cfgtest = -lcapstone
 
 all: $(BINS)
 
