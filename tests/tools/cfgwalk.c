@@ -30,9 +30,9 @@
  * on average a sample is written with the last DEPTH branches, most
  * recent first (flag M for a deterministic ~6% of them, else P), and the
  * target of the newest branch as its ip.  The output is a profpipe-events
- * stream (man/profpipe-events.5): header, comm, the mmap of the
- * executable PT_LOAD segment as perf records it (shifted by the load
- * bias, for a PIE), the samples, exit.  build/testbin/mkperfdata turns it
+ * stream (man/profpipe-events.5): header, comm, the mmaps of the
+ * executable PT_LOAD segments as perf records them (shifted by the load
+ * bias, for a PIE; a BOLTed binary has two), the samples, exit.  build/testbin/mkperfdata turns it
  * into perf.data.  Deterministic for a given seed and options.
  *
  * usage: cfgwalk [-o FILE] [-n SAMPLES] [-s SEED] [-d DEPTH] [-p PID]
@@ -58,6 +58,7 @@ struct insn {
 
 struct func {
 	uint64_t	addr, size;
+	const uint8_t	*bytes;		/* its code */
 	struct insn	*in;		/* decoded on first use */
 	size_t		nin;
 	int		decoded;
@@ -79,8 +80,12 @@ static struct {
 
 static struct func *funcs;
 static size_t nfuncs;
-static uint8_t *code;		/* the executable segment's file bytes */
-static uint64_t code_vaddr, code_size, code_memsz;
+#define MAXSEG	16
+static struct xseg {		/* the executable PT_LOAD segments */
+	uint64_t	vaddr, filesz, memsz, offset;
+	uint8_t		*bytes;
+} segs[MAXSEG];
+static size_t nsegs;
 static csh cs;
 static uint64_t rng;
 static double *zipf_cdf;	/* skewed: cumulative weights by rank */
@@ -133,7 +138,7 @@ func_at(uint64_t addr)
 static void
 decode(struct func *fn)
 {
-	const uint8_t *p = code + (fn->addr - code_vaddr);
+	const uint8_t *p = fn->bytes;
 	size_t left = fn->size, cap = 0;
 	uint64_t pc = fn->addr;
 	cs_insn *ci = cs_malloc(cs);
@@ -272,7 +277,10 @@ static struct wbuf wb;
 static uint64_t
 loaded(uint64_t a)
 {
-	return a - code_vaddr < code_memsz ? a + opt.bias : a;
+	for (size_t k = 0; k < nsegs; k++)
+		if (a - segs[k].vaddr < segs[k].memsz)
+			return a + opt.bias;
+	return a;
 }
 
 static void
@@ -455,7 +463,6 @@ load(const char *path)
 {
 	struct elfobj eo;
 	char eb[512];
-	const struct elf_seg *seg = NULL;
 	size_t k, n;
 
 	if (elfobj_open(&eo, path, eb, sizeof(eb)) == -1 ||
@@ -463,28 +470,37 @@ load(const char *path)
 		errx(1, "%s", eb);
 	if (eo.machine != 62 || !eo.is64)
 		errx(1, "%s: not an x86-64 ELF file", path);
-	for (k = 0; k < eo.nsegs; k++)
-		if (eo.segs[k].flags & 1) {	/* PF_X */
-			seg = &eo.segs[k];
-			break;
-		}
-	if (seg == NULL || seg->filesz == 0 || seg->filesz > (1ULL << 32))
+	for (k = 0; k < eo.nsegs && nsegs < MAXSEG; k++) {
+		const struct elf_seg *seg = &eo.segs[k];
+		struct xseg *x = &segs[nsegs];
+
+		if (!(seg->flags & 1) || seg->filesz == 0)	/* PF_X */
+			continue;
+		if (seg->filesz > (1ULL << 32))
+			errx(1, "%s: executable segment too large", path);
+		*x = (struct xseg){ seg->vaddr, seg->filesz, seg->memsz,
+		    seg->offset, xmalloc(seg->filesz) };
+		if (elfobj_read(&eo, seg->offset, x->bytes, seg->filesz) == -1)
+			errx(1, "%s: cannot read an executable segment", path);
+		nsegs++;
+	}
+	if (nsegs == 0)
 		errx(1, "%s: no executable segment", path);
-	code_vaddr = seg->vaddr;
-	code_size = seg->filesz;
-	code_memsz = seg->memsz;
-	code = xmalloc(code_size);
-	if (elfobj_read(&eo, seg->offset, code, code_size) == -1)
-		errx(1, "%s: cannot read the executable segment", path);
 	funcs = xcalloc(eo.nsyms + 1, sizeof(*funcs));
 	for (k = 0; k < eo.nsyms; k++) {
 		const struct elf_sym *s = &eo.syms[k];
 
-		if (s->size == 0 || s->addr < code_vaddr ||
-		    s->addr - code_vaddr >= code_size ||
-		    s->size > code_size - (s->addr - code_vaddr))
-			continue;
-		funcs[nfuncs++] = (struct func){ s->addr, s->size, NULL, 0, 0 };
+		for (n = 0; n < nsegs; n++) {
+			const struct xseg *x = &segs[n];
+
+			if (s->size == 0 || s->addr < x->vaddr ||
+			    s->addr - x->vaddr >= x->filesz ||
+			    s->size > x->filesz - (s->addr - x->vaddr))
+				continue;
+			funcs[nfuncs++] = (struct func){ s->addr, s->size,
+			    x->bytes + (s->addr - x->vaddr), NULL, 0, 0 };
+			break;
+		}
 	}
 	qsort(funcs, nfuncs, sizeof(*funcs), fcmp);
 	/* one per address; a function overlapping the previous one goes */
@@ -493,20 +509,24 @@ load(const char *path)
 			funcs[n++] = funcs[k];
 	nfuncs = n;
 	if (nfuncs == 0)
-		errx(1, "%s: no function symbols in its executable segment", path);
-	/* the mmap as perf records it: the executable PT_LOAD, page-aligned */
+		errx(1, "%s: no function symbols in its executable segments", path);
+	/* the mmaps as perf records them: the executable PT_LOADs, page-aligned */
 	wb_puts(&wb, "# profpipe-events 1\n# source=cfgwalk\n# event=cycles:u\n");
 	{
 		const char *p = opt.path ? opt.path : path, *b = strrchr(p, '/');
-		uint64_t start = (seg->vaddr & ~(uint64_t)0xfff) + opt.bias;
-		uint64_t end = (seg->vaddr + seg->memsz + 0xfff) & ~(uint64_t)0xfff;
 
 		wb_printf(&wb, "comm %" PRIu64 " %" PRIu64 " 1000 1 %.15s\n",
 		    opt.pid, opt.pid, b ? b + 1 : p);
-		wb_printf(&wb, "mmap %" PRIu64 " %" PRIu64 " 1001 %" PRIx64
-		    " %" PRIx64 " %" PRIx64 " r-xp - %s\n", opt.pid, opt.pid,
-		    start, end - (seg->vaddr & ~(uint64_t)0xfff),
-		    seg->offset & ~(uint64_t)0xfff, p);
+		for (k = 0; k < nsegs; k++) {
+			const struct xseg *x = &segs[k];
+			uint64_t start = x->vaddr & ~(uint64_t)0xfff;
+			uint64_t end = (x->vaddr + x->memsz + 0xfff) & ~(uint64_t)0xfff;
+
+			wb_printf(&wb, "mmap %" PRIu64 " %" PRIu64 " %zu %" PRIx64
+			    " %" PRIx64 " %" PRIx64 " r-xp - %s\n", opt.pid,
+			    opt.pid, 1001 + k, start + opt.bias, end - start,
+			    x->offset & ~(uint64_t)0xfff, p);
+		}
 	}
 	elfobj_close(&eo);
 }
@@ -653,7 +673,8 @@ main(int argc, char *argv[])
 	for (size_t k = 0; k < nfuncs; k++)
 		free(funcs[k].in);
 	free(funcs);
-	free(code);
+	for (size_t k = 0; k < nsegs; k++)
+		free(segs[k].bytes);
 	free(ring);
 	free(rank_func);
 	free(zipf_cdf);
