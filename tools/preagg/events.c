@@ -122,10 +122,11 @@ fld_dec(char **p, uint64_t max, uint64_t dash, uint64_t *v)
 	}
 	if (len > 20)
 		return -1;
+	/* up to 19 digits cannot overflow: check only the 20th */
 	for (i = 0; i < len; i++) {
 		unsigned d = (unsigned)(s[i] - '0');
 
-		if (d > 9 || x > (UINT64_MAX - d) / 10)
+		if (d > 9 || (i == 19 && x > (UINT64_MAX - d) / 10))
 			return -1;
 		x = x * 10 + d;
 	}

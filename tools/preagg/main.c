@@ -210,6 +210,7 @@ load_binary(struct binary *b)
 	}
 	b->nfuncs = ft.n;
 	functab_free(&ft);
+	func_index(b);
 	if (b->nfuncs == 0 && !qflag)
 		warnx("%s: no function symbols", path);
 }

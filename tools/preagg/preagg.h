@@ -61,6 +61,10 @@ struct binary {
 	struct elfobj	 eo;
 	struct func	*funcs;
 	size_t		 nfuncs;
+	uint32_t	*blk;		/* func_index: the block table */
+	size_t		 nblk;
+	uint64_t	 lo;
+	unsigned	 blkshift;
 };
 
 struct mapping {
@@ -106,6 +110,7 @@ extern int nseen;
 #define NNAMES	8
 
 /* rules.c */
+void	 func_index(struct binary *);
 size_t	 func_of(const struct binary *, uint64_t a);
 int	 mapping_base(const struct binary *, uint64_t start, uint64_t pgoff,
 	    int exec, uint64_t *base);

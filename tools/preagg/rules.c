@@ -68,35 +68,53 @@ adjust(const struct mapping *m, uint64_t a)
 	return a;
 }
 
-/* index + 1 of the function holding a (up to BOLT's MaxSize), 0 if none;
- * a small direct-mapped cache in front of the binary search, since hot
- * code repeats */
+/* the block table of a binary: for each 2^blkshift bytes of its code
+ * range, the first function that may hold an address of the block, so
+ * that a lookup is an index and a step or two, not a binary search over
+ * thousands of functions per address */
+void
+func_index(struct binary *b)
+{
+	uint64_t lo, hi, span, k;
+	size_t i, n;
+
+	if (b->nfuncs == 0)
+		return;
+	lo = b->funcs[0].start;
+	hi = b->funcs[b->nfuncs - 1].end;
+	span = hi - lo;
+	b->blkshift = 4;
+	while ((span >> b->blkshift) >= ((uint64_t)1 << 20))
+		b->blkshift++;
+	n = (size_t)(span >> b->blkshift) + 1;
+	b->blk = xcalloc(n, sizeof(*b->blk));
+	b->nblk = n;
+	b->lo = lo;
+	/* blk[k]: the last function starting at or before the block's
+	 * start, or the first function when none does */
+	for (k = 0, i = 0; k < n; k++) {
+		uint64_t start = lo + (k << b->blkshift);
+
+		while (i + 1 < b->nfuncs && b->funcs[i + 1].start <= start)
+			i++;
+		b->blk[k] = (uint32_t)i;
+	}
+}
+
+/* index + 1 of the function holding a (up to BOLT's MaxSize), 0 if none */
 size_t
 func_of(const struct binary *b, uint64_t a)
 {
-	static _Thread_local struct {
-		const struct binary *b;
-		uint64_t a;
-		size_t f;
-	} cache[4096];
-	size_t lo = 0, hi = b->nfuncs, mid, slot;
+	size_t i;
 
-	slot = (size_t)((a * 0x9e3779b97f4a7c15ULL) >> 52);
-	if (cache[slot].b == b && cache[slot].a == a)
-		return cache[slot].f;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (b->funcs[mid].start <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || a >= b->funcs[lo - 1].end)
-		lo = 0;
-	cache[slot].b = b;
-	cache[slot].a = a;
-	cache[slot].f = lo;
-	return lo;
+	if (a < b->lo || b->nblk == 0 || ((a - b->lo) >> b->blkshift) >= b->nblk)
+		return 0;
+	i = b->blk[(a - b->lo) >> b->blkshift];
+	while (i + 1 < b->nfuncs && b->funcs[i + 1].start <= a)
+		i++;
+	if (a < b->funcs[i].start || a >= b->funcs[i].end)
+		return 0;
+	return i + 1;
 }
 
 /* resolve a runtime address: binary index (or -1) and its address */
