@@ -28,12 +28,41 @@ import subprocess
 import sys
 
 
+# BAT fdata names a local name/file/N, fdata without BAT name/M, where N
+# counts the locals of that name in that file and M those of that name,
+# in address order (BOLT's NameResolver); filled from the input's symbols
+LOCAL = {}
+
+
+def local_names(inp):
+    out = subprocess.run(["/usr/lib/llvm-19/bin/llvm-readelf", "-sW", inp],
+                         capture_output=True, text=True, check=True).stdout
+    syms, cur = [], ""
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) < 8 or not f[0].endswith(":"):
+            continue
+        if f[3] == "FILE":
+            cur = f[7]
+        elif f[3] == "FUNC" and f[4] == "LOCAL" and f[6] != "UND":
+            syms.append((int(f[1], 16), f[7], cur))
+    syms.sort(key=lambda x: x[0])
+    byname, byfile = collections.Counter(), collections.Counter()
+    for _, n, fl in syms:
+        byname[n] += 1
+        byfile[(n, fl)] += 1
+        LOCAL["%s/%s/%d" % (n, fl, byfile[(n, fl)])] = "%s/%d" % (n, byname[n])
+
+
 def name(n):
+    if n in LOCAL:
+        return LOCAL[n]
     return re.sub(r"^(.*?)/[^/]*/([0-9]+)$", r"\1/\2", n)
 
 
 def main():
     fa, fb, dump, inp = sys.argv[1:5]
+    local_names(inp)
     # the input's function sizes (MaxSize: to the next function)
     nm = subprocess.run(["/usr/lib/llvm-19/bin/llvm-nm", "-n", "--defined-only", inp],
                         capture_output=True, text=True, check=True).stdout
