@@ -59,13 +59,21 @@ static struct {
 } st;
 
 static uint64_t
+mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint64_t
 okhash(const struct okey *k)
 {
-	uint64_t h = k->a[0] * 0x9e3779b97f4a7c15ull ^ k->a[1] * 0xc2b2ae3d27d4eb4full;
-
-	h ^= ((uint64_t)k->obj[0] << 32 | k->obj[1]) * 0x165667b19e3779f9ull;
-	h ^= (uint64_t)k->type << 40 ^ k->ev;
-	return h ^ h >> 29;
+	return mix(k->a[0] ^ mix(k->a[1] ^ mix(((uint64_t)k->obj[0] << 32 |
+	    k->obj[1]) ^ ((uint64_t)k->type << 32 | k->ev))));
 }
 
 static void
