@@ -110,7 +110,7 @@ $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $$(call fuzzsrc,$$*) $(LIBSRC) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) -std=c11 -g -O1 -D_GNU_SOURCE -DPROFPIPE_FUZZ -Ilibcommon -Itools/$(FUZZ_$*) \
 	    -fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^) \
-	    $(LDLIBS_$(FUZZ_$*)) $(LDLIBS) -lelf -lz -lzstd
+	    $(LDLIBS_$(FUZZ_$*)) $(LDLIBS) -lelf -lz -lzstd -lcapstone
 
 bench: all
 	bench/run
