@@ -76,24 +76,30 @@ san:
 	$(MAKE) BUILD=$(BUILD)/san TOOLS="$(TOOLS)" CFLAGS="$(SAN_FLAGS)" \
 	    LDFLAGS="-fsanitize=address,undefined" all
 
-check: all testbins san
-	@mkdir -p $(BUILD)
-	PROFPIPE_BIN="$(abspath $(BUILD))/san/bin" PROFPIPE_FASTBIN="$(abspath $(BUILD))/bin" \
+# the environment of the tests; they run the fuzz harnesses briefly
+# (tests/common.bash: fuzz_briefly), so check builds them first
+CHECKENV = PROFPIPE_BIN="$(abspath $(BUILD))/san/bin" \
+	PROFPIPE_FASTBIN="$(abspath $(BUILD))/bin" \
 	PROFPIPE_TESTBIN="$(abspath $(BUILD))/testbin" \
-	    scripts/run-tests $(BUILD)/check.tap $(TESTS)
+	PROFPIPE_FUZZBIN="$(abspath $(BUILD))/fuzz"
+
+check: all testbins san fuzz
+	@mkdir -p $(BUILD)
+	$(CHECKENV) scripts/run-tests $(BUILD)/check.tap $(TESTS)
 
 # comparisons on the large benchmark program (tests/large/build-large.sh
 # builds it once into build/large); CI runs them after check
-check-large: all testbins san
-	PROFPIPE_BIN="$(abspath $(BUILD))/san/bin" PROFPIPE_FASTBIN="$(abspath $(BUILD))/bin" \
-	PROFPIPE_TESTBIN="$(abspath $(BUILD))/testbin" \
-	    scripts/run-tests $(BUILD)/check-large.tap tests/large
+check-large: all testbins san fuzz
+	@mkdir -p $(BUILD)
+	$(CHECKENV) scripts/run-tests $(BUILD)/check-large.tap \
+	    $(or $(TESTS_LARGE),tests/large)
 
 lint:
 	mandoc -Tlint -W warning man/*.[157]
 
 # libFuzzer harnesses: fuzz/fuzz_<format>.c links the tool's sources
-# other than its main.c
+# other than its main.c, and every libcommon source (so every library
+# libcommon uses: cfgdis.c needs Capstone)
 FUZZ_perfdata = perfdecode
 FUZZ_profraw  = prfraw2idx
 FUZZ_bbaddrmap = bbmap

@@ -132,13 +132,15 @@ setup() {
 
 @test "build: no warnings with clang-19 either" {
 	need_tool clang-19
-	run make -C "$TOP" -s CC=clang-19 BUILD="$TMP/clang" all testbins
+	# clang's warnings come from its front end: -O0 finds the same ones
+	run make -C "$TOP" -s -j2 CC=clang-19 CFLAGS=-O0 BUILD="$TMP/clang" all testbins
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
 
 @test "make install puts tools and man pages under DESTDIR" {
-	run make -C "$TOP" -s install BUILD="$TMP/inst-build" DESTDIR="$TMP/root" PREFIX=/usr
+	# the optimized build make check made (nothing is built again)
+	run make -C "$TOP" -s install BUILD="$(dirname "$PROFPIPE_FASTBIN")" DESTDIR="$TMP/root" PREFIX=/usr
 	echo "$output"
 	[ "$status" -eq 0 ]
 	for t in $TOOLS; do

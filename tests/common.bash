@@ -3,6 +3,7 @@
 # PROFPIPE_BIN      sanitized tools (make check sets it)
 # PROFPIPE_FASTBIN  optimized tools, for the few tests that time things
 # PROFPIPE_TESTBIN  helper programs built from tests/tools/*.c
+# PROFPIPE_FUZZBIN  libFuzzer harnesses (make check builds them: make fuzz)
 # CI=true           reference-tool tests fail instead of skipping
 
 # "run ! cmd" (a status that must not be 0) needs bats 1.5
@@ -13,6 +14,7 @@ TOP="$(cd "$(dirname "${BATS_TEST_FILENAME}")/.." && pwd)"
 : "${PROFPIPE_BIN:=$TOP/build/san/bin}"
 : "${PROFPIPE_FASTBIN:=$TOP/build/bin}"
 : "${PROFPIPE_TESTBIN:=$TOP/build/testbin}"
+: "${PROFPIPE_FUZZBIN:=$TOP/build/fuzz}"
 LLVM_BIN=/usr/lib/llvm-19/bin
 PATH="$PROFPIPE_BIN:$PROFPIPE_TESTBIN:$PATH"
 export PATH LC_ALL=C
@@ -47,4 +49,31 @@ same_file() {
 		diff -u "$1" "$2" | head -40 >&2
 		return 1
 	fi
+}
+
+# fuzz_briefly NAME RUNS FILE|DIR...: the harness fuzz_NAME (fuzz/fuzz_NAME.c,
+# built by make check) over a copy of the files (a DIR's own files), a fixed
+# seed, RUNS runs and at most 20 seconds: a smoke test of the harness and
+# of the parser on mutated inputs.  Long fuzzing is `make fuzz` and a run
+# by hand.  Sets $output; fails on a crash, a leak or a timeout.
+fuzz_briefly() {
+	local h="$PROFPIPE_FUZZBIN/fuzz_$1" runs=$2 d
+	shift 2
+	if [ ! -x "$h" ]; then
+		echo "$h is not built: run make fuzz (make check does)" >&2
+		return 1
+	fi
+	mkdir -p "$BATS_TEST_TMPDIR/fuzzcorpus"
+	for d in "$@"; do
+		if [ -d "$d" ]; then
+			find "$d" -maxdepth 1 -type f -exec cp {} "$BATS_TEST_TMPDIR/fuzzcorpus/" \;
+		else
+			cp "$d" "$BATS_TEST_TMPDIR/fuzzcorpus/"
+		fi
+	done
+	[ -n "$(ls "$BATS_TEST_TMPDIR/fuzzcorpus")" ] || return 1
+	run "$h" -seed=1 -runs="$runs" -max_total_time=20 -rss_limit_mb=1024 \
+	    "$BATS_TEST_TMPDIR/fuzzcorpus"
+	echo "$output" | tail -5
+	[ "$status" -eq 0 ] && [[ "$output" == *"Done "* ]]
 }
