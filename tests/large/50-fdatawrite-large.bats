@@ -1,0 +1,61 @@
+#!/usr/bin/env bats
+# fdatawrite against perf2bolt-19 on the large benchmark program
+# (tests/large/build-large.sh: about 3500 functions, 1.6 MB of .text, gcc's
+# .cold fragments, jump tables): cfgwalk branch stacks, uniform and
+# skewed, the fixed-address build, the PIE, and a copy without its
+# relocations (BOLT's non-relocation mode).  The fdata of
+# perfdecode | preagg [--legacy] | fdatawrite equals perf2bolt -p's, line
+# for line after sorting.
+
+load ../common
+bats_require_minimum_version 1.5.0
+
+LARGE="$TOP/build/large"
+
+setup_file() {
+	PROFPIPE_TESTBIN="$PROFPIPE_TESTBIN" "$TOP/tests/large/build-large.sh" "$LARGE"
+}
+
+setup() {
+	setup_tmp
+	need_tool perf perf2bolt
+}
+
+# check DIST BINARY BIAS N SEED MIN: both forms equal perf2bolt -p, with
+# at least MIN lines within one function
+check() {
+	[ -e "$2" ] || cp "$LARGE/$2" "$2"
+	cfgwalk -D "$1" -b "$3" -n "$4" -s "$5" -m "$PWD/$2" -o w.events "$2"
+	mkperfdata -o perf.data w.events
+	"$LLVM_BIN/perf2bolt" -p perf.data -o want.fdata "$2" > p2b.log 2>&1
+	perfdecode perf.data | preagg --legacy -b "$2" | fdatawrite "$2" > legacy.fdata
+	perfdecode perf.data | preagg -b "$2" | fdatawrite -v "$2" > current.fdata
+	sort want.fdata > want.s
+	sort legacy.fdata > legacy.s
+	sort current.fdata > current.s
+	local intra eq
+	intra=$(awk '$1 == 1 && $4 == 1 && $2 == $5' want.s | wc -l)
+	eq=$(comm -12 want.s current.s | wc -l)
+	echo "$2 $1: $(wc -l < want.s) lines from perf2bolt, $intra within a function, $eq equal" >&2
+	[ "$intra" -ge "$6" ]
+	same_file want.s current.s
+	same_file want.s legacy.s
+}
+
+@test "fdatawrite, large program: skewed stacks, fixed addresses" {
+	check skewed app 0 20000 1 20000
+}
+
+@test "fdatawrite, large program: uniform stacks, PIE" {
+	check uniform app-pie 0x555555554000 20000 2 20000
+}
+
+@test "fdatawrite, large program: no relocations (BOLT's non-relocation mode)" {
+	# the same program without the sections --emit-relocs kept
+	secs=$(readelf -SW "$LARGE/app" | grep -oE '\.rela\.[A-Za-z_.0-9]+' |
+	    grep -vxE '\.rela\.(dyn|plt)' | sort -u | sed 's/^/-R /')
+	objcopy $secs "$LARGE/app" app
+	run bash -c "readelf -SW app | grep -q '[.]rela[.]text'"
+	[ "$status" -ne 0 ]
+	check uniform app 0 20000 3 20000
+}
