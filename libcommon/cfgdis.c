@@ -37,6 +37,7 @@ struct insn {
 	uint16_t	sreg;		/* register read (op 1), reg-reg */
 	uint16_t	mbase, mindex;	/* memory operand */
 	uint8_t		mscale, hasmem;
+	uint8_t		detailed;	/* operands filled (x86_operands) */
 	int64_t		mdisp;
 };
 
@@ -50,7 +51,8 @@ struct reloc {
 struct cfgdis {
 	const struct functab *ft;
 	struct elfobj	*eo;
-	csh		 cs;
+	csh		 cs;		/* with operand details */
+	csh		 csn;		/* without: the decoding pass */
 	const uint8_t	**secdata;	/* contents of each ft->secs, or NULL */
 	/* relocation mode: static relocations, by offset */
 	struct reloc	*rel;
@@ -64,6 +66,10 @@ struct cfgdis {
 	uint8_t		*padrel;	/* relocations in the padding */
 	uint8_t		*selfref;	/* code reference into itself */
 	int		 scanned;	/* branches of all functions scanned */
+	struct insn	**fins;		/* each function's instructions, from
+					 * the scan until its graph is built */
+	size_t		*nfins;
+	int8_t		*fret;		/* its decoding: 0 ok, -1 ignored */
 	struct cfgdis_stats stats;
 };
 
@@ -305,6 +311,12 @@ cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
 		return NULL;
 	}
 	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &d->csn) != CS_ERR_OK) {
+		snprintf(err, errlen, "capstone: cannot open x86-64");
+		cs_close(&d->cs);
+		free(d);
+		return NULL;
+	}
 	d->secdata = xcalloc(ft->nsecs + 1, sizeof(*d->secdata));
 	while ((scn = elf_nextscn(eo->elf, scn)) != NULL) {
 		Elf_Data *dd;
@@ -330,6 +342,9 @@ cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
 	d->xref = xcalloc(ft->n + 1, sizeof(*d->xref));
 	d->nxref = xcalloc(ft->n + 1, sizeof(*d->nxref));
 	d->capxref = xcalloc(ft->n + 1, sizeof(*d->capxref));
+	d->fins = xcalloc(ft->n + 1, sizeof(*d->fins));
+	d->nfins = xcalloc(ft->n + 1, sizeof(*d->nfins));
+	d->fret = xcalloc(ft->n + 1, sizeof(*d->fret));
 	d->padrel = xcalloc(ft->n + 1, 1);
 	d->selfref = xcalloc(ft->n + 1, 1);
 	if (ft->has_relocs) {
@@ -353,7 +368,11 @@ cfgdis_close(struct cfgdis *d)
 		}
 		free(d->xent[i]);
 		free(d->xref[i]);
+		free(d->fins[i]);
 	}
+	free(d->fins);
+	free(d->nfins);
+	free(d->fret);
 	free(d->g);
 	free(d->xent);
 	free(d->nxent);
@@ -366,6 +385,7 @@ cfgdis_close(struct cfgdis *d)
 	free(d->rel);
 	free(d->secdata);
 	cs_close(&d->cs);
+	cs_close(&d->csn);
 	free(d);
 }
 
@@ -391,15 +411,14 @@ x86_is_jcc(unsigned id)
 	return 0;
 }
 
+/* the operands the jump-table patterns read, from a detailed decoding */
 static void
-x86_classify(const cs_insn *ci, struct insn *in)
+x86_operands(const cs_insn *ci, struct insn *in)
 {
 	const cs_x86 *x = &ci->detail->x86;
-	unsigned id = ci->id;
 	int k;
 
-	in->id = (uint16_t)id;
-	in->kind = K_OTHER;
+	in->detailed = 1;
 	if (x->op_count >= 1 && x->operands[0].type == X86_OP_REG)
 		in->dreg = (uint16_t)x->operands[0].reg;
 	if (x->op_count >= 2 && x->operands[1].type == X86_OP_REG)
@@ -413,6 +432,40 @@ x86_classify(const cs_insn *ci, struct insn *in)
 			in->mdisp = x->operands[k].mem.disp;
 			break;
 		}
+}
+
+/* a direct branch's or call's displacement from its encoding: 1 and *disp
+ * for e8/e9/eb/7x/0f 8x after prefixes, else 0 */
+static int
+x86_rel(const uint8_t *q, size_t n, int64_t *disp)
+{
+	size_t k;
+
+	for (k = 0; k < n && (q[k] == 0x66 || q[k] == 0xf2 || q[k] == 0xf3 ||
+	    q[k] == 0x2e || q[k] == 0x3e); k++)
+		;
+	if (k + 5 == n && (q[k] == 0xe8 || q[k] == 0xe9))
+		*disp = (int32_t)ld32(q + k + 1, 0);
+	else if (k + 6 == n && q[k] == 0x0f && (q[k + 1] & 0xf0) == 0x80)
+		*disp = (int32_t)ld32(q + k + 2, 0);
+	else if (k + 2 == n && (q[k] == 0xeb || (q[k] & 0xf0) == 0x70))
+		*disp = (int8_t)q[k + 1];
+	else
+		return 0;
+	return 1;
+}
+
+/* the kind of an instruction from its id and encoding (no details);
+ * next: the address after it */
+static void
+x86_classify(const cs_insn *ci, struct insn *in, uint64_t next)
+{
+	unsigned id = ci->id;
+	int64_t disp;
+	int rel = x86_rel(ci->bytes, ci->size, &disp);
+
+	in->id = (uint16_t)id;
+	in->kind = K_OTHER;
 	/* 66 90 is LLVM's NOOPW, Capstone's xchg %ax,%ax */
 	if (id == X86_INS_NOP || (ci->size == 2 && ci->bytes[0] == 0x66 &&
 	    ci->bytes[1] == 0x90)) {
@@ -435,25 +488,19 @@ x86_classify(const cs_insn *ci, struct insn *in)
 		in->kind = K_HLT;
 		return;
 	case X86_INS_JMP:
-		if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
-			in->kind = K_JMP;
-			in->target = (uint64_t)x->operands[0].imm;
-		} else
-			in->kind = K_IJMP;
-		return;
+		in->kind = rel ? K_JMP : K_IJMP;
+		break;
 	case X86_INS_CALL:
-		if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
-			in->kind = K_CALL;
-			in->target = (uint64_t)x->operands[0].imm;
-		} else
-			in->kind = K_ICALL;
-		return;
+		in->kind = rel ? K_CALL : K_ICALL;
+		break;
+	default:
+		if (x86_is_jcc(id) && rel)
+			in->kind = K_JCC;
+		else
+			return;
 	}
-	if (x86_is_jcc(id) && x->op_count == 1 &&
-	    x->operands[0].type == X86_OP_IMM) {
-		in->kind = K_JCC;
-		in->target = (uint64_t)x->operands[0].imm;
-	}
+	if (rel)
+		in->target = next + (uint64_t)disp;
 }
 
 static int
@@ -725,16 +772,19 @@ analyze_table(struct fbuild *b, uint64_t t, int pic, uint64_t **out,
 	return 0;
 }
 
+static void detail(struct fbuild *, long);
+
 /* the register written last before instruction k (up to 16 back, not
  * across a terminator or a call); -1 if none */
 static long
-writer_of(const struct fbuild *b, long k, unsigned reg)
+writer_of(struct fbuild *b, long k, unsigned reg)
 {
 	long j;
 
 	for (j = k - 1; j >= 0 && j >= k - 16; j--) {
 		const struct insn *in = &b->in[j];
 
+		detail(b, j);
 		if (is_term(in) || in->kind == K_CALL || in->kind == K_ICALL)
 			return -1;
 		if (in->dreg == reg && in->id != X86_INS_CMP &&
@@ -755,6 +805,7 @@ x86_jump_table(struct fbuild *b, long k, uint64_t *tabaddr, int *pic)
 	long wi;
 
 	*pic = 0;
+	detail(b, k);
 	if (j->hasmem) {
 		/* jmp *disp(,%idx,8) */
 		if ((j->mbase == X86_REG_INVALID) && j->mindex != X86_REG_INVALID &&
@@ -890,85 +941,99 @@ x86_extra_len(const uint8_t *p, size_t n)
 	return 0;
 }
 
-/* decode the function; 0, or -1 if BOLT would ignore it */
+/* decode function fi without operand details into *out; 0, or -1 if
+ * BOLT would ignore it */
 static int
-decode(struct fbuild *b)
+decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *nout)
 {
-	struct cfgdis *d = b->d;
-	const struct bfunc *f = b->f;
+	const struct bfunc *f = &d->ft->f[fi];
 	const uint8_t *code, *p;
 	uint64_t avail, off = 0, addr;
-	size_t left;
-	cs_insn *ci = cs_malloc(d->cs);
+	size_t left, cap = 0, nin = 0;
+	cs_insn *ci;
+	struct insn *v = NULL;
 	int ret = 0;
 
-	if ((code = sec_bytes(d, f->addr, &avail)) == NULL || avail < f->size) {
-		cs_free(ci, 1);
+	*out = NULL;
+	*nout = 0;
+	if ((code = sec_bytes(d, f->addr, &avail)) == NULL || avail < f->size)
 		return -1;
-	}
+	ci = cs_malloc(d->csn);
 	p = code;
 	left = (size_t)f->size;
 	addr = f->addr;
 	while (left > 0) {
 		struct insn in;
 		uint64_t o = off;
+		size_t xl = 0;
 
+		memset(&in, 0, sizeof(in));
+		in.off = (uint32_t)o;
 		if (*p == 0xf0 && left > 1) {
 			/* LLVM decodes a lock prefix as an instruction of its
 			 * own (glibc jumps over it) */
-			memset(&in, 0, sizeof(in));
-			in.off = (uint32_t)o;
-			in.size = 1;
-			in.kind = K_OTHER;
-			in.id = X86_INS_INVALID;
-			p++;
-			left--;
-			addr++;
-			off++;
-			xgrow(&b->in, &b->capin, b->nin + 1, sizeof(*b->in));
-			b->in[b->nin++] = in;
-			continue;
-		}
-		if (!cs_disasm_iter(d->cs, &p, &left, &addr, ci)) {
+			xl = 1;
+		} else if (!cs_disasm_iter(d->csn, &p, &left, &addr, ci)) {
 			/* trailing zero padding is fine */
-			size_t z, xl;
+			size_t z;
 
 			for (z = 0; z < left && p[z] == 0; z++)
 				;
 			if (z == left)
 				break;
-			if ((xl = x86_extra_len(p, left)) > 0 && xl <= 15) {
-				memset(&in, 0, sizeof(in));
-				in.off = (uint32_t)o;
-				in.size = (uint8_t)xl;
-				in.kind = K_OTHER;
-				p += xl;
-				left -= xl;
-				addr += xl;
-				off += xl;
-				xgrow(&b->in, &b->capin, b->nin + 1,
-				    sizeof(*b->in));
-				b->in[b->nin++] = in;
-				continue;
+			if ((xl = x86_extra_len(p, left)) == 0 || xl > 15) {
+				d->stats.undecodable++;
+				ret = -1;
+				break;
 			}
-			d->stats.undecodable++;
-			ret = -1;
-			break;
 		}
-		memset(&in, 0, sizeof(in));
-		in.off = (uint32_t)o;
-		in.size = (uint8_t)ci->size;
-		x86_classify(ci, &in);
-		off += ci->size;
-		if (in.kind == K_BAD) {
-			ret = -1;
-			break;
+		if (xl > 0) {
+			in.size = (uint8_t)xl;
+			in.kind = K_OTHER;
+			in.id = X86_INS_INVALID;
+			in.detailed = 1;
+			p += xl;
+			left -= xl;
+			addr += xl;
+			off += xl;
+		} else {
+			in.size = (uint8_t)ci->size;
+			x86_classify(ci, &in, addr);
+			off += ci->size;
+			if (in.kind == K_BAD) {
+				ret = -1;
+				break;
+			}
 		}
-		xgrow(&b->in, &b->capin, b->nin + 1, sizeof(*b->in));
-		b->in[b->nin++] = in;
+		xgrow(&v, &cap, nin + 1, sizeof(*v));
+		v[nin++] = in;
 	}
 	cs_free(ci, 1);
+	*out = v;
+	*nout = nin;
 	return ret;
+}
+
+/* the operands of instruction k of the function being built */
+static void
+detail(struct fbuild *b, long k)
+{
+	struct insn *in = &b->in[k];
+	const uint8_t *p;
+	uint64_t avail, addr = b->f->addr + in->off;
+	size_t left;
+	cs_insn *ci;
+
+	if (in->detailed)
+		return;
+	in->detailed = 1;
+	if ((p = sec_bytes(b->d, addr, &avail)) == NULL)
+		return;
+	left = in->size <= avail ? in->size : (size_t)avail;
+	ci = cs_malloc(b->d->cs);
+	if (cs_disasm_iter(b->d->cs, &p, &left, &addr, ci))
+		x86_operands(ci, in);
+	cs_free(ci, 1);
 }
 
 /* hasValidCodePadding: NOPs, zeros, int3 and short forward jumps */
@@ -1027,77 +1092,31 @@ static void
 scan_branches(struct cfgdis *d)
 {
 	const struct functab *ft = d->ft;
-	csh h;
-	cs_insn *ci;
-	size_t fi;
+	size_t fi, k;
 
 	d->scanned = 1;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
-		return;
-	ci = cs_malloc(h);
 	for (fi = 0; fi < ft->n; fi++) {
-		const struct bfunc *f = &ft->f[fi];
-		const uint8_t *code, *p;
-		uint64_t avail, addr;
-		size_t left;
+		const struct bfunc *f = &ft->f[fi], *to;
 
 		if (f->flags & (BF_PLT | BF_PSEUDO))
 			continue;
-		if ((code = sec_bytes(d, f->addr, &avail)) == NULL ||
-		    avail < f->size)
-			continue;
-		p = code;
-		left = (size_t)f->size;
-		addr = f->addr;
-		while (left > 0) {
-			const uint8_t *q;
-			size_t k, n;
-			uint64_t t;
-			int64_t disp;
-			const struct bfunc *to;
+		d->fret[fi] = (int8_t)decode(d, fi, &d->fins[fi], &d->nfins[fi]);
+		for (k = 0; k < d->nfins[fi]; k++) {
+			const struct insn *in = &d->fins[fi][k];
+			uint64_t t = in->target;
+			size_t ti;
 
-			if (*p == 0xf0 && left > 1) {
-				p++;
-				left--;
-				addr++;
+			if (in->kind != K_JMP && in->kind != K_JCC &&
+			    in->kind != K_CALL)
 				continue;
-			}
-			if (!cs_disasm_iter(h, &p, &left, &addr, ci)) {
-				size_t xl = x86_extra_len(p, left);
-
-				if (xl == 0 || xl > left)
-					break;
-				p += xl;
-				left -= xl;
-				addr += xl;
-				continue;
-			}
-			q = ci->bytes;
-			n = ci->size;
-			for (k = 0; k < n && (q[k] == 0x66 || q[k] == 0xf2 ||
-			    q[k] == 0xf3 || q[k] == 0x2e || q[k] == 0x3e); k++)
-				;
-			if (k + 5 == n && (q[k] == 0xe8 || q[k] == 0xe9))
-				disp = (int32_t)ld32(q + k + 1, 0);
-			else if (k + 6 == n && q[k] == 0x0f &&
-			    (q[k + 1] & 0xf0) == 0x80)
-				disp = (int32_t)ld32(q + k + 2, 0);
-			else if (k + 2 == n && (q[k] == 0xeb ||
-			    (q[k] & 0xf0) == 0x70))
-				disp = (int8_t)q[k + 1];
-			else
-				continue;
-			t = addr + (uint64_t)disp;	/* addr: after it */
 			to = functab_find(ft, t);
 			if (to == NULL || to == f || t == to->addr ||
 			    t - to->addr >= to->size)
 				continue;
-			push64(&d->xent[to - ft->f], &d->nxent[to - ft->f],
-			    &d->capxent[to - ft->f], t);
+			ti = (size_t)(to - ft->f);
+			push64(&d->xent[ti], &d->nxent[ti], &d->capxent[ti], t);
 		}
 	}
-	cs_free(ci, 1);
-	cs_close(&h);
 }
 
 static struct cfg *
@@ -1136,7 +1155,10 @@ build(struct cfgdis *d, size_t fi)
 				return g;
 			}
 	}
-	if (decode(&b) == -1 || b.nin == 0) {
+	b.in = d->fins[fi];
+	b.nin = d->nfins[fi];
+	d->fins[fi] = NULL;
+	if (d->fret[fi] == -1 || b.nin == 0) {
 		g->ignored = 1;
 		g->why = "undecodable or unsupported instruction";
 		goto out;
