@@ -38,6 +38,8 @@ struct insn {
 	uint16_t	mbase, mindex;	/* memory operand */
 	uint8_t		mscale, hasmem;
 	uint8_t		detailed;	/* operands filled (x86_operands) */
+	uint8_t		riplea;		/* lea of a PC-relative address:
+					 * target is that address */
 	int64_t		mdisp;
 };
 
@@ -466,6 +468,21 @@ x86_classify(const cs_insn *ci, struct insn *in, uint64_t next)
 
 	in->id = (uint16_t)id;
 	in->kind = K_OTHER;
+	if (id == X86_INS_LEA) {
+		/* [prefixes] [REX] 8d modrm(00 reg 101) disp32 */
+		const uint8_t *q = ci->bytes;
+		size_t k = 0, n = ci->size;
+
+		while (k < n && (q[k] == 0x66 || q[k] == 0x67))
+			k++;
+		if (k < n && (q[k] & 0xf0) == 0x40)
+			k++;
+		if (k + 6 == n && q[k] == 0x8d && (q[k + 1] & 0xc7) == 0x05) {
+			in->riplea = 1;
+			in->target = next + (uint64_t)(int64_t)(int32_t)ld32(q + k + 2, 0);
+		}
+		return;
+	}
 	/* 66 90 is LLVM's NOOPW, Capstone's xchg %ax,%ax */
 	if (id == X86_INS_NOP || (ci->size == 2 && ci->bytes[0] == 0x66 &&
 	    ci->bytes[1] == 0x90)) {
@@ -1107,8 +1124,14 @@ scan_branches(struct cfgdis *d)
 			size_t ti;
 
 			if (in->kind != K_JMP && in->kind != K_JCC &&
-			    in->kind != K_CALL)
+			    in->kind != K_CALL && !in->riplea)
 				continue;
+			/* handleAddressRef: an address of its own code makes
+			 * a function non-simple */
+			if (in->riplea && t > f->addr && t - f->addr < f->size) {
+				d->selfref[fi] = 1;
+				continue;
+			}
 			to = functab_find(ft, t);
 			if (to == NULL || to == f || t == to->addr ||
 			    t - to->addr >= to->size)

@@ -87,6 +87,21 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 	grep -q ' helper/2 ' a1.ref.s
 }
 
+@test "fdatawrite: hand-written shapes: CTC, jump past end, ud2/int3/hlt, entries, own-code address, loop, NOPs, jcc;jmp" {
+	need_tool perf2bolt gcc
+	gcc -O1 -fno-pie -no-pie -Wl,--emit-relocs "$DATA/fdatawrite/shapes_main.c" "$DATA/fdatawrite/shapes.s" -o h1
+	gcc -O1 -fno-pie -no-pie "$DATA/fdatawrite/shapes_main.c" "$DATA/fdatawrite/shapes.s" -o h2
+	for b in h1 h2; do
+		walk $b 3000
+		compare $b $b.data 20
+	done
+	cfgtest h1 unkind lp multi > cfg
+	grep -q '^function unkind nonsimple' cfg
+	grep -q '^function lp ignored' cfg
+	grep -q '^function multi simple' cfg
+	cfgtest h2 multi | grep -q '^function multi nonsimple'
+}
+
 @test "fdatawrite: a real branch trace (brtrace of a static program)" {
 	need_tool perf2bolt clang-19
 	/usr/lib/llvm-19/bin/clang -O2 -static -DNWORDS=300 -Wl,--emit-relocs \
