@@ -1,7 +1,8 @@
 /* See COPYING file for copyright and license details. */
 /*
- * cfgtest: prints the control-flow graphs libcommon/cfgdis.c builds, for
- * tests/46-cfgdis.bats and for comparing with perf2bolt-19 --print-all.
+ * cfgtest: prints the control-flow graphs libcommon/cfgdis.c builds (by
+ * disassembly with capstone, so it links -lcapstone), for
+ * tests/50-fdatawrite.bats and for comparing with perf2bolt-19 --print-all.
  *   cfgtest BIN [NAME...]   every function (or those named): a header
  *                           "function NAME simple|nonsimple|ignored [why]"
  *                           then one line per block:
