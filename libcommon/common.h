@@ -156,7 +156,6 @@ wb_dec(struct wbuf *w, uint64_t v)
  * on an encoding longer than 10 bytes or overflowing 64 bits */
 size_t	 uleb128_decode(const uint8_t *p, const uint8_t *end, uint64_t *out);
 size_t	 sleb128_decode(const uint8_t *p, const uint8_t *end, int64_t *out);
-size_t	 uleb128_encode(uint8_t *dst, uint64_t v);	/* needs 10 */
 
 /* bytes.c: unaligned loads in either byte order */
 static inline uint16_t

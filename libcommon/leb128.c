@@ -45,17 +45,3 @@ sleb128_decode(const uint8_t *p, const uint8_t *end, int64_t *out)
 	*out = (int64_t)v;
 	return n;
 }
-
-size_t
-uleb128_encode(uint8_t *dst, uint64_t v)
-{
-	size_t n = 0;
-
-	do {
-		uint8_t b = v & 0x7f;
-
-		v >>= 7;
-		dst[n++] = v ? (uint8_t)(b | 0x80) : b;
-	} while (v);
-	return n;
-}

@@ -76,6 +76,22 @@ hexscan_check(void)
 	    v1 == 0x401000);
 }
 
+
+/* the encoder the decoder is tested against (no tool writes LEB128) */
+static size_t
+uleb128_encode(uint8_t *dst, uint64_t v)
+{
+	size_t n = 0;
+
+	do {
+		uint8_t b = v & 0x7f;
+
+		v >>= 7;
+		dst[n++] = v ? (uint8_t)(b | 0x80) : b;
+	} while (v);
+	return n;
+}
+
 static void
 unit(void)
 {
