@@ -217,7 +217,7 @@ Try '$t --help' for more information." ]
 	done
 }
 
-@test "build: perfdecode links with -pthread, only brtrace with Capstone" {
+@test "build: perfdecode links with -pthread, only the helpers that disassemble with Capstone" {
 	run make -C "$TOP" -n -B BUILD="$TMP/b" "$TMP/b/bin/perfdecode" testbins
 	[ "$status" -eq 0 ]
 	# one line per command
@@ -227,7 +227,8 @@ Try '$t --help' for more information." ]
 	for c in "$TOP"/tests/tools/*.c; do
 		b=$(basename "$c" .c)
 		grep -q -- "-o $TMP/b/testbin/$b " cmds
-		if grep -q 'capstone' "$c"; then
+		# Capstone directly, or through libcommon's disassembly (cfgdis)
+		if grep -q 'capstone\|cfgdis' "$c"; then
 			grep -- "-o $TMP/b/testbin/$b " cmds | grep -q -- '-lcapstone'
 			n=$((n + 1))
 		else
