@@ -3,29 +3,32 @@
 # build-large.sh: app.bolt, llvm-bolt-19 --enable-bat of 3494 functions,
 # 4760 BAT maps) brought back to its input, two ways on the same
 # perf.data: perf2bolt-19 -p on app.bolt (BAT mode), and perfdecode |
-# preagg --legacy -b app.bolt | batmap app.bolt app.  Branch stacks by
-# tests/data/batmap/lbrgen.py (cfgwalk maps one code segment; a BOLTed
-# binary has two), NSAMPLES of 4 to 31 entries.  Also batmap --dump.  One
-# run of each side per REPS.  Targets (issue 15): 10x faster, a fifth of
+# preagg --legacy -b app.bolt | batmap app.bolt app.  NSAMPLES branch
+# stacks of 24 entries along app.bolt's control flow (tests/tools/cfgwalk,
+# skewed; not 32, which turns on perf2bolt's Skylake workaround for
+# BOLTed binaries).  Also batmap --dump.  One run of each side per REPS.  Targets (issue 15): 10x faster, a fifth of
 # perf2bolt's peak memory.
 set -e
 . "$(dirname "$0")/lib.sh"
-NSAMPLES=${NSAMPLES:-50000}
+NSAMPLES=${NSAMPLES:-250000}
 make -s -C "$top" all testbins
 "$top/tests/large/build-large.sh" "$top/build/large"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 cp "$top/build/large/app" "$top/build/large/app.bolt" .
-python3 "$top/tests/data/batmap/lbrgen.py" app.bolt "$NSAMPLES" 1 > g.events
+"$T/cfgwalk" -D skewed -d 24 -n "$NSAMPLES" -s 1 -m "$work/app.bolt" -o g.events app.bolt
 "$T/mkperfdata" -o g.data g.events
 rm -f g.events
 echo "input: $(du -m g.data | cut -f1) MB perf.data, $NSAMPLES samples of app.bolt"
 cat g.data > /dev/null
 measure perf2bolt "$(tm 1) $L/perf2bolt -p g.data -o a.fdata app.bolt > p2b.log 2>&1"
 measure pipeline "$(tm 1) $B/perfdecode g.data | $(tm 2) $B/preagg --legacy -b app.bolt | $(tm 3) $B/batmap app.bolt app > input.pa"
-measure batmap_only "$B/perfdecode g.data | $B/preagg --legacy -b app.bolt > bolted.pa; $(tm 1) $B/batmap app.bolt app bolted.pa > /dev/null"
+$B/perfdecode g.data | $B/preagg --legacy -b app.bolt > bolted.pa
+measure batmap_alone "$(tm 1) $B/batmap app.bolt app bolted.pa > /dev/null"
 measure batmap_dump "$(tm 1) $B/batmap --dump app.bolt > app.dump"
 echo "  $(wc -l < input.pa) translated entries; perf2bolt wrote $(grep -c . a.fdata) fdata lines"
+$L/perf2bolt --pa -p input.pa -o b.fdata app > pa.log 2>&1
+echo "  fdata: $(python3 "$top/tests/data/batmap/cmpfdata.py" a.fdata b.fdata app.dump app 2>/dev/null || true)"
 echo "  pipeline: $(ratio "$wall_perf2bolt" "$wall_pipeline")x faster," \
     "$(ratio "$rss_perf2bolt" "$rss_pipeline")x less memory (target 10x, 5x; $(nproc) CPUs)"

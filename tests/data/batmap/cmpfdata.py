@@ -16,8 +16,10 @@ lines are compared.
 
 What PA.fdata cannot hold is reported apart, not as a difference: a
 fall-through in BOLT's layout between two blocks that do not follow each
-other in the input (BAT.fdata credits "start of A -> start of B"; in the
-input that is a jump perf2bolt never saw), and a line with an offset
+other in the input (BAT.fdata credits "start of A -> start of B"; from
+the F entry perf2bolt --pa walks the input's blocks from A to B, each
+step an edge of its graph, or drops the entry: the lines of the steps
+must lie between none and all such walks), and a line with an offset
 past the end of the input's function (a BOLTed function can be longer
 than its input; batmap drops such entries).  Prints the numbers; exits 1
 if any other line differs.
@@ -110,61 +112,68 @@ def main():
         b = [x for x in s if x <= off]
         return b[-1] if b else off
 
-    def load(path):
-        c = collections.defaultdict(lambda: (0, 0))
+    # each line of a file: (normalized key, raw source offset, count,
+    # mispredictions)
+    def lines(path):
         for line in open(path):
             f = line.split()
             if len(f) != 8:
                 continue
             f[1], f[4] = name(f[1]), name(f[4])
-            off = int(f[2], 16)
+            raw = off = int(f[2], 16)
             if f[0] == "1" and f[3] == "1" and f[1] == f[4]:
                 off = bstart(f[1], off)
-            k = (f[0], f[1], off, f[3], f[4], int(f[5], 16))
-            # a branch and a fall-through from one block are one line in
-            # the input's form: sum counts and mispredictions
-            c[k] = (c[k][0] + int(f[7]), c[k][1] + int(f[6]))
-        return c
+            yield (f[0], f[1], off, f[3], f[4], int(f[5], 16)), raw, int(f[7]), int(f[6])
 
-    a, b = load(fa), load(fb)
-    # what perf2bolt --pa makes of an F entry between input blocks that
-    # do not follow each other: it walks the input's layout from the
-    # first to the second, crediting each step (when each step is an
-    # edge of its CFG; backwards, nothing).  Model it on a copy of a.
-    exp = collections.defaultdict(lambda: (0, 0))
+    # a branch and a fall-through from one block are one line in the
+    # input's form: counts and mispredictions summed per normalized key
+    exp = collections.defaultdict(lambda: [0, 0])
+    b = collections.defaultdict(lambda: [0, 0])
+    cand = collections.Counter()        # BAT pairs the input may not take
+    chained = collections.Counter()     # the most their walks can add
     nonadj = chains = 0
-    for k, v in a.items():
-        fn, off, to = k[1], k[2], k[5]
-        s = starts.get(fn.split("/")[0], [])
-        if (k[0] == "1" and k[3] == "1" and k[1] == k[4] and off in s and
-                to in s and s.index(off) + 1 < len(s) and s[s.index(off) + 1] != to and
-                v[1] == 0 and b[k] != v):
+    for k, raw, n, m in lines(fa):
+        exp[k][0] += n
+        exp[k][1] += m
+        s = starts.get(k[1].split("/")[0], [])
+        to = k[5]
+        if (k[0] == "1" and k[3] == "1" and k[1] == k[4] and m == 0 and
+                raw in s and to in s and
+                (s.index(raw) + 1 == len(s) or s[s.index(raw) + 1] != to)):
             nonadj += 1
-            if off < to:
-                chain = [x for x in s if off <= x <= to]
+            cand[k] += n
+            if raw < to:
+                chain = [x for x in s if raw <= x <= to]
                 for x, y in zip(chain, chain[1:]):
-                    kk = (k[0], k[1], x, k[3], k[4], y)
-                    exp[kk] = (exp[kk][0] + v[0], exp[kk][1])
+                    chained[(k[0], k[1], x, k[3], k[4], y)] += n
                 chains += 1
-            continue
-        exp[k] = (exp[k][0] + v[0], exp[k][1] + v[1])
-    same = beyond = 0
+    for k, raw, n, m in lines(fb):
+        b[k][0] += n
+        b[k][1] += m
+    same = walked = beyond = 0
     bad = []
-    for k in sorted(set(exp) | set(b), key=str):
-        if exp[k] == b[k]:
+    for k in sorted(set(exp) | set(b) | set(chained), key=str):
+        e, g = exp[k], b[k]
+        if e == g:
             same += 1
+            continue
+        # a BAT pair of blocks that do not follow each other in the input:
+        # perf2bolt walks the input's blocks from the first to the second,
+        # each step an edge of its graph, or drops the entry
+        if g[1] == e[1] and e[0] - cand[k] <= g[0] <= e[0] + chained[k]:
+            walked += 1
             continue
         fn, off, to = k[1], k[2], k[5]
         bare = fn.split("/")[0]
         # an offset past the input's function: batmap drops the line
-        if b[k] == (0, 0) and ((k[0] == "1" and off >= size.get(bare, 1 << 62)) or
-                               (k[3] == "1" and to >= size.get(k[4].split("/")[0], 1 << 62))):
+        if g == [0, 0] and ((k[0] == "1" and off >= size.get(bare, 1 << 62)) or
+                            (k[3] == "1" and to >= size.get(k[4].split("/")[0], 1 << 62))):
             beyond += 1
             continue
-        bad.append("%s: %s (count, mispreds) expected from the BAT fdata, %s through batmap" %
-                   (" ".join(map(str, k)), exp[k], b[k]))
-    print("lines=%d same=%d nonadjacent-fallthroughs=%d (walked forward %d) past-input-function=%d differ=%d" %
-          (len(set(exp) | set(b)), same, nonadj, chains, beyond, len(bad)))
+        bad.append("%s: %s (count, mispreds) in the BAT fdata, %s through batmap" %
+                   (" ".join(map(str, k)), e, g))
+    print("lines=%d same=%d nonadjacent-fallthroughs=%d (forward %d, %d lines within their walks) past-input-function=%d differ=%d" %
+          (len(set(exp) | set(b)), same, nonadj, chains, walked, beyond, len(bad)))
     for x in bad[:20]:
         print(x, file=sys.stderr)
     sys.exit(1 if bad else 0)
