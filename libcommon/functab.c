@@ -901,7 +901,7 @@ discover_plt(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 				const char *sym;
 				char *name;
 
-				if (slot == 0)
+				if (slot == 0 || nrels == 0)
 					continue;
 				r = bsearch(&key, rels, nrels, sizeof(*rels),
 				    dynrelcmp);

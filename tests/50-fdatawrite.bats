@@ -231,3 +231,25 @@ PY
 		if [ "$status" -eq 1 ]; then [ ! -e "$f.out" ]; fi
 	done
 }
+
+@test "fdatawrite: damaged binaries never crash it" {
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs -o prog "$SW"
+	walk prog 200
+	perfdecode prog.data | preagg -b prog > good.pa
+	python3 - prog <<'PY'
+import random, sys
+random.seed(11)
+data = open(sys.argv[1], 'rb').read()
+for i in range(25):
+    b = bytearray(data)
+    for k in range(random.randint(1, 60)):
+        b[random.randrange(len(b))] = random.randrange(256)
+    open('b%02d' % i, 'wb').write(b)
+PY
+	for f in b[0-9][0-9]; do
+		run fdatawrite -o "$f.out" "$f" good.pa
+		[ "$status" -le 1 ]
+		[[ "$output" != *Sanitizer* ]]
+		[[ "$output" != *"runtime error"* ]]
+	done
+}
