@@ -68,6 +68,9 @@ struct cfgdis_stats {
 };
 struct cfgdis *cfgdis_open(struct elfobj *, const struct functab *,
 	    char *err, size_t errlen);
+/* read every function's code now (the first cfgdis_get does it
+ * otherwise): a stage of a pipeline can do it while it waits for input */
+void	 cfgdis_prepare(struct cfgdis *);
 /* the graph of function i of the table (never NULL for a valid i) */
 const struct cfg *cfgdis_get(struct cfgdis *, size_t i);
 /* does the instruction at address a decode as a return */

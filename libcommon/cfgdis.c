@@ -1495,6 +1495,13 @@ out:
 	return g;
 }
 
+void
+cfgdis_prepare(struct cfgdis *d)
+{
+	if (!d->scanned)
+		scan_branches(d);
+}
+
 const struct cfg *
 cfgdis_get(struct cfgdis *d, size_t fi)
 {
@@ -1519,8 +1526,8 @@ cfgdis_is_return(struct cfgdis *d, uint64_t a)
 	if ((p = sec_bytes(d, a, &avail)) == NULL)
 		return 0;
 	left = avail < 16 ? (size_t)avail : 16;
-	ci = cs_malloc(d->cs);
-	if (cs_disasm_iter(d->cs, &p, &left, &addr, ci))
+	ci = cs_malloc(d->csn);
+	if (cs_disasm_iter(d->csn, &p, &left, &addr, ci))
 		r = ci->id == X86_INS_RET || ci->id == X86_INS_RETF ||
 		    ci->id == X86_INS_RETFQ;
 	cs_free(ci, 1);

@@ -507,6 +507,10 @@ main(int argc, char **argv)
 		hex_encode(c.bid, c.eo.buildid, c.eo.buildid_len);
 	if (c.eo.type == 3 /* ET_DYN */)
 		c.base = elfobj_base(&c.eo);
+	/* the code is read before the input: in a pipeline, while the
+	 * stages before this one still work */
+	if (!c.bolted)
+		cfgdis_prepare(c.cd);
 	if (pa_open(&c.r, in) == -1) {
 		fprintf(stderr, "%s: %s: %s\n", progname,
 		    strcmp(in, "-") == 0 ? "<stdin>" : in, strerror(errno));
