@@ -579,12 +579,14 @@ read_profile(struct store *s, struct namecache *nc, struct raw *r,
 			else {
 				c = ld64(cp, r->swap);
 				/* once per file, as llvm-profdata */
-				if (c > MAXCOUNTER && !e->suspect++)
+				if (c > MAXCOUNTER && !e->suspect) {
+					e->suspect = 1;
 					store_warn(s, "offset 0x%llx: counter "
 					    "value %llu is too large: the "
 					    "profile looks corrupt",
 					    (unsigned long long)(cp - r->buf),
 					    (unsigned long long)c);
+				}
 			}
 			counts[rec.ncounts++] = c;
 		}
