@@ -3,7 +3,8 @@
 # (tests/large/build-large.sh: 3494 functions, 1.6 MB of .text, built once
 # into build/large): branch-stack perf.data files that follow the
 # program's real control flow (tests/tools/cfgwalk), uniform and skewed,
-# for the fixed-address and the position-independent build.
+# for the fixed-address and the position-independent build, and a real
+# `perf record -e cpu-clock` of its workload.
 
 load ../common
 
@@ -70,6 +71,21 @@ check_walk() {
 @test "large: skewed walks, PIE loaded at 0x555555554000: fdata equals perf2bolt -p" {
 	walk skewed app-pie 555555554000 20000 3
 	check_walk 10000 5000
+}
+
+@test "large: S entries equal perf script's samples for a real cpu-clock recording" {
+	cp "$LARGE/app" app
+	perf record -q -N -e cpu-clock -o perf.data ./app 8 > out
+	grep -q '^sqlwork 8 rounds: ' out
+	perf script -i perf.data -F ip,dso 2>/dev/null |
+	    awk '$2 == "('"$PWD"'/app)" { print $1 }' | sort | uniq -c |
+	    awk '{ print $2, $1 }' | sort > want
+	perfdecode perf.data | preagg -b app > got.pa
+	grep '^E ' got.pa
+	awk '$1 == "S" { print $2, $3 }' got.pa | sort > got
+	echo "distinct sampled addresses: $(wc -l < want)"
+	[ "$(wc -l < want)" -ge 100 ]
+	same_file want got
 }
 
 @test "large: the BOLTed copy runs the workload as the input binary does" {
