@@ -50,6 +50,8 @@ struct mapper {
 	struct edge	*edges;
 	size_t		 nedges, cap;	/* open addressing, cap a power of 2 */
 	struct mapstat	*st;
+	char		 bidhex[129];	/* the binary's build-id, "" if none */
+	uint32_t	 selfobj;	/* the reader's object number for it */
 };
 
 static struct mapper M;
@@ -95,6 +97,9 @@ index_blocks(const struct bin *b)
 	}
 	M.nblks = n;
 	qsort(M.blks, n, sizeof(*M.blks), blkcmp);
+	if (b->eo.buildid_len)
+		hex_encode(M.bidhex, b->eo.buildid, b->eo.buildid_len);
+	M.selfobj = PA_OBJ_SELF;
 	M.cap = 1024;
 	M.edges = xcalloc(M.cap, sizeof(*M.edges));
 }
@@ -197,19 +202,18 @@ static int
 in_bin(const struct pa_reader *r, const struct pa_loc *l, uint64_t *a)
 {
 	const char *bid;
-	char hex[129];
 
 	if (l->addr >= PA_FT_EXTERNAL_RETURN)	/* -1, -2, -3 */
 		return 0;
 	if (l->obj == PA_OBJ_X)
 		return 0;
-	if (l->obj != PA_OBJ_SELF) {
-		if (M.b->eo.buildid_len == 0 ||
-		    (bid = pa_buildid(r, l->obj)) == NULL)
+	if (l->obj != PA_OBJ_SELF && l->obj != M.selfobj) {
+		/* build-ids are interned: one string compare per new one */
+		if (M.bidhex[0] == '\0' ||
+		    (bid = pa_buildid(r, l->obj)) == NULL ||
+		    strcmp(M.bidhex, bid) != 0)
 			return 0;
-		hex_encode(hex, M.b->eo.buildid, M.b->eo.buildid_len);
-		if (strcmp(hex, bid) != 0)
-			return 0;
+		M.selfobj = l->obj;
 	}
 	*a = l->addr;
 	return 1;
