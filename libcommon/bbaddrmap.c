@@ -53,6 +53,11 @@ uleb(struct cur *c, uint64_t max, const char *what, uint64_t *out)
 	const uint8_t *p = c->s->data + c->pos, *end = c->s->data + c->s->size;
 	size_t n, i;
 
+	if (LIKELY(p < end && !(*p & 0x80))) {	/* most fields: one byte */
+		*out = *p;
+		c->pos++;
+		return 0;
+	}
 	n = uleb128_decode(p, end, out);
 	if (n == 0) {
 		for (i = 0; p + i < end && i < 10 && (p[i] & 0x80); i++)
@@ -122,8 +127,10 @@ address(struct cur *c, uint64_t *out)
 	return 0;
 }
 
-#define GROW(m, arr, n, cap, need) \
-	xgrow(&(m)->arr, &(m)->cap, (m)->n + (need), sizeof(*(m)->arr))
+#define GROW(m, arr, n, cap, need) do {					\
+	if ((m)->n + (need) > (m)->cap)						\
+		xgrow(&(m)->arr, &(m)->cap, (m)->n + (need), sizeof(*(m)->arr)); \
+} while (0)
 
 static int
 decode_func(struct bam_map *m, struct cur *c)

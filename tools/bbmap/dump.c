@@ -4,7 +4,6 @@
  * them), everything llvm-readobj --bb-addr-map shows and in its order,
  * one record per line so that tests and scripts can compare them.
  */
-#include <inttypes.h>
 #include <stdio.h>
 
 #include "bbmap.h"
@@ -35,54 +34,89 @@ dump_map(const struct bin *b, FILE *fp)
 	const char *name;
 	char fl[8], fn[128];
 	size_t i, j, k, l;
+	struct wbuf w;
 
-	fprintf(fp, "# bbmap-dump 1\n# file=%s\n# sections=%zu\n", b->path,
+	wb_init(&w, fp, 1 << 16);
+	wb_printf(&w, "# bbmap-dump 1\n# file=%s\n# sections=%zu\n", b->path,
 	    b->nsec);
 	for (i = 0; i < m->nfuncs; i++) {
 		f = &m->funcs[i];
 		r = &m->ranges[f->range];
 		name = bin_name(b, r->base, f->text);
-		fprintf(fp, "function %" PRIx64 " %u %x %s %s\n", r->base,
-		    f->version, f->feature, bam_feature_names(f->feature, fn,
-		    sizeof(fn)), name ? name : "-");
+		wb_puts(&w, "function ");
+		wb_hex(&w, r->base);
+		wb_putc(&w, ' ');
+		wb_dec(&w, f->version);
+		wb_putc(&w, ' ');
+		wb_hex(&w, f->feature);
+		wb_putc(&w, ' ');
+		wb_puts(&w, bam_feature_names(f->feature, fn, sizeof(fn)));
+		wb_putc(&w, ' ');
+		wb_puts(&w, name ? name : "-");
+		wb_putc(&w, '\n');
 		for (j = 0; j < f->nrange; j++, r++) {
-			fprintf(fp, "range %" PRIx64 " %u%s\n", r->base,
-			    r->nbb_declared,
-			    f->feature & BAM_F_OMITBB ? " omitted" : "");
+			wb_puts(&w, "range ");
+			wb_hex(&w, r->base);
+			wb_putc(&w, ' ');
+			wb_dec(&w, r->nbb_declared);
+			if (f->feature & BAM_F_OMITBB)
+				wb_puts(&w, " omitted");
+			wb_putc(&w, '\n');
 			for (k = 0; k < r->nbb; k++) {
 				bb = &m->bbs[r->bb + k];
 				flags(fl, bb->md);
-				fprintf(fp, "block %u %x %x %s", bb->id, bb->off,
-				    bb->size, fl);
+				wb_puts(&w, "block ");
+				wb_dec(&w, bb->id);
+				wb_putc(&w, ' ');
+				wb_hex(&w, bb->off);
+				wb_putc(&w, ' ');
+				wb_hex(&w, bb->size);
+				wb_putc(&w, ' ');
+				wb_puts(&w, fl);
 				if (f->feature & BAM_F_CALLSITES) {
-					fputs(bb->ncs ? " " : " -", fp);
-					for (l = 0; l < bb->ncs; l++)
-						fprintf(fp, "%s%x", l ? "," : "",
-						    m->cs[bb->cs + l]);
+					wb_puts(&w, bb->ncs ? " " : " -");
+					for (l = 0; l < bb->ncs; l++) {
+						if (l)
+							wb_putc(&w, ',');
+						wb_hex(&w, m->cs[bb->cs + l]);
+					}
 				}
-				if (f->feature & BAM_F_HASH)
-					fprintf(fp, " %" PRIx64, bb->hash);
-				fputc('\n', fp);
+				if (f->feature & BAM_F_HASH) {
+					wb_putc(&w, ' ');
+					wb_hex(&w, bb->hash);
+				}
+				wb_putc(&w, '\n');
 			}
 		}
-		if (f->feature & BAM_F_ENTRYCOUNT)
-			fprintf(fp, "entrycount %" PRIu64 "\n", f->entrycount);
+		if (f->feature & BAM_F_ENTRYCOUNT) {
+			wb_puts(&w, "entrycount ");
+			wb_dec(&w, f->entrycount);
+			wb_putc(&w, '\n');
+		}
 		for (j = 0; j < f->npgo; j++) {
 			pb = &m->pgo[f->pgo + j];
-			fputs("pgo", fp);
+			wb_puts(&w, "pgo ");
 			if (f->feature & BAM_F_BBFREQ)
-				fprintf(fp, " %" PRIu64, pb->freq);
+				wb_dec(&w, pb->freq);
 			else
-				fputs(" -", fp);
-			if (f->feature & BAM_F_POSTLINK)
-				fprintf(fp, " %u", pb->postlink);
+				wb_putc(&w, '-');
+			if (f->feature & BAM_F_POSTLINK) {
+				wb_putc(&w, ' ');
+				wb_dec(&w, pb->postlink);
+			}
 			for (k = 0; k < pb->nsucc; k++) {
 				sc = &m->succs[pb->succ + k];
-				fprintf(fp, " %u:%x", sc->id, sc->prob);
-				if (f->feature & BAM_F_POSTLINK)
-					fprintf(fp, ":%u", sc->postlink);
+				wb_putc(&w, ' ');
+				wb_dec(&w, sc->id);
+				wb_putc(&w, ':');
+				wb_hex(&w, sc->prob);
+				if (f->feature & BAM_F_POSTLINK) {
+					wb_putc(&w, ':');
+					wb_dec(&w, sc->postlink);
+				}
 			}
-			fputc('\n', fp);
+			wb_putc(&w, '\n');
 		}
 	}
+	wb_free(&w);
 }
