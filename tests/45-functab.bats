@@ -97,3 +97,27 @@ probe() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"not an ELF file"* ]]
 }
+
+# sizes BIN MIN: every function perf2bolt-19 --print-all shows after
+# disassembly has functab's address, Size, MaxSize and name
+sizes() {
+	"$LLVM_BIN/perf2bolt" --pa -p "$SRC/empty.pa" -o /dev/null "$1" --print-all 2>&1 |
+	    awk -f "$SRC/p2bfuncs.awk" | sort > "$1.p2b"
+	functest list "$1" | awk 'NR > 1 && $1 != "entry" { print $1, $2, $3, $5 }' |
+	    sort > "$1.ours"
+	comm -23 "$1.p2b" "$1.ours" > "$1.missing"
+	echo "$1: $(wc -l < "$1.p2b") functions disassembled by perf2bolt, $(wc -l < "$1.missing") differ" >&2
+	head "$1.missing" >&2
+	[ "$(wc -l < "$1.p2b")" -ge "$2" ]
+	[ ! -s "$1.missing" ]
+}
+
+@test "functab: Size and MaxSize as perf2bolt-19 --print-all shows them (zero sizes, FDE sizes, padding, labels)" {
+	need_tool perf2bolt gcc g++
+	g++ -O2 -Wl,--emit-relocs "$SRC/cxx.cc" "$SRC/same1.c" -o x1
+	gcc -O2 -Wl,--emit-relocs "$SRC/same_main.c" "$SRC/same1.c" "$SRC/same2.c" "$SRC/labels.s" -o a1
+	gcc -O2 -static -Wl,--emit-relocs "$SRC/same_main.c" "$SRC/same1.c" "$SRC/same2.c" "$SRC/fdeonly.s" -o a2
+	sizes x1 15
+	sizes a1 15
+	sizes a2 500
+}
