@@ -66,3 +66,28 @@ setup() {
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | sed -n 's/.* same=\([0-9]*\).*/\1/p')" -ge 50000 ]
 }
+
+@test "batmap, large program: perfdecode | preagg | batmap | fdatawrite --bolted, the fdata of perf2bolt-19 -p on app.bolt" {
+	cp "$LARGE/app.bolt" "$LARGE/app" .
+	cfgwalk -n 20000 -d 24 -D skewed -s 1 -o c.events app.bolt
+	mkperfdata -o c.data c.events
+	"$LLVM_BIN/perf2bolt" -p c.data -o a.fdata app.bolt > a.log 2>&1
+	perfdecode c.data | preagg --legacy -b app.bolt | batmap app.bolt app |
+	    fdatawrite --bolted app > f.fdata
+	sort a.fdata > a.s
+	sort f.fdata > f.s
+	[ "$(comm -12 a.s f.s | wc -l)" -ge 10000 ]
+	# all lines equal but BAT's backward fall-through pairs, which
+	# fdatawrite --bolted drops (a fall-through whose start lies above
+	# its end)
+	comm -3 a.s f.s > d.txt
+	run awk -F '\t' 'function hex(s,  i, v) { v = 0
+		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v }
+	    $1 == "" { bad++; print "extra: " $2; next }
+	    { split($1, f, " "); if (f[1] == 1 && f[4] == 1 && f[2] == f[5] && f[7] == 0 &&
+	      hex(f[3]) > hex(f[6])) back++; else { bad++; print "missing: " $1 } }
+	    END { printf "backward=%d other=%d\n", back, bad; exit bad > 0 }' d.txt
+	echo "$output" | tail -5
+	[ "$status" -eq 0 ]
+}
