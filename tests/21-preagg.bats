@@ -511,3 +511,24 @@ S $(h 16) 2" ]
 	bad "sample 1 1 184467440737095516160 cpu-clock:u 401000" sample
 	bad "sample 1 1 1 cpu-clock:u" sample
 }
+
+@test "preagg --legacy on a BOLTed binary with BAT: perf2bolt's Skylake workaround for 32-entry stacks, same fdata as perf2bolt -p" {
+	need_tool llvm-bolt perf2bolt
+	"$LLVM_BIN/llvm-bolt" "$APP" -o app.bolt --enable-bat > bolt.log 2>&1
+	[ "$(llvm-readelf-19 -S app.bolt | grep -c 'note.bolt_bat')" -eq 1 ]
+	# randlbr writes stacks of 4 to 32 entries: from the first 32-entry
+	# one on, perf2bolt drops the two newest entries of every stack
+	python3 "$DATA/preagg/randlbr.py" app.bolt 0 4242 3000 7 "$PWD/app.bolt" > bolt.events
+	grep -q "^sample \([^ ]* \)\{5\}\([^ ]* \)\{31\}[^ ]*$" bolt.events
+	mkperfdata -o bolt.data bolt.events
+	"$LLVM_BIN/perf2bolt" -p bolt.data -o ref.fdata app.bolt > p2b.log 2>&1
+	perfdecode bolt.data | preagg --legacy -b app.bolt > bolt.pa
+	"$LLVM_BIN/perf2bolt" --pa -p bolt.pa -o our.fdata app.bolt > pa.log 2>&1
+	sort ref.fdata > ref.sorted
+	sort our.fdata > our.sorted
+	[ "$(wc -l < ref.sorted)" -ge 1000 ]
+	same_file ref.sorted our.sorted
+	# -j is overridden: one parser, so "from the first on" is input order
+	perfdecode bolt.data | preagg -j 4 --legacy -b app.bolt > bolt4.pa
+	same_file bolt.pa bolt4.pa
+}

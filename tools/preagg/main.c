@@ -111,6 +111,12 @@ main(int argc, char *argv[])
 			errx(1, "%s: no build-id, needed for buildid:offset "
 			    "locations", bins[i].path);
 
+	/* the Skylake workaround depends on input order: one parser */
+	for (i = 0; i < nbins; i++)
+		if (bins[i].bat && bins[i].eo.machine == EM_X86_64)
+			skylake_check = 1;
+	if (skylake_check)
+		nthreads = 1;
 	out_open(&out, ofile);
 	if (!mflag)
 		parsers_start(nthreads ? nthreads :
@@ -211,6 +217,8 @@ load_binary(struct binary *b)
 	b->nfuncs = ft.n;
 	functab_free(&ft);
 	func_index(b);
+	b->bat = elfobj_section(&b->eo, ".note.bolt_bat", NULL, NULL, NULL,
+	    NULL) == 1;
 	if (b->nfuncs == 0 && !qflag)
 		warnx("%s: no function symbols", path);
 }

@@ -33,6 +33,8 @@ struct parser {
 	pthread_t	 th;
 };
 
+int skylake_check, skylake_fix;
+
 static struct parser *parsers;
 static int nparsers;
 static pthread_barrier_t bar_go, bar_done;
@@ -134,6 +136,23 @@ badbranch:
 			    sizeof(vis), tok, strcspn(tok, " ")));
 		}
 		return -1;
+	}
+	/* perf2bolt's Skylake workaround (DataAggregator::parseBranchEvents,
+	 * for a binary with BAT on x86): once a stack of exactly 32 entries
+	 * was seen, the two newest entries of every stack are dropped, that
+	 * one included.  There is then one parsing thread, so "once" is in
+	 * input order. */
+	if (skylake_check && n > 0) {
+		if (n == 32)
+			skylake_fix = 1;
+		if (skylake_fix) {
+			size_t k = n < 2 ? n : 2;
+
+			memmove(ps->br, ps->br + k, (n - k) * sizeof(*ps->br));
+			n -= k;
+			if (n == 0)
+				return 0;
+		}
 	}
 	if (n > 0) {
 		ps->nbranches += n;

@@ -58,6 +58,7 @@ struct binary {
 	const char	*name;		/* basename, matched as perf2bolt does */
 	char		 buildid[129];	/* hex, "" if none */
 	int		 fixed;		/* ET_EXEC: addresses are not rebased */
+	int		 bat;		/* BOLTed with BAT (.note.bolt_bat) */
 	struct elfobj	 eo;
 	struct func	*funcs;
 	size_t		 nfuncs;
@@ -159,6 +160,7 @@ void	 raw_flush(struct rawtab *);
 void	 resolve_raw(const struct raw *, uint64_t count);	/* rules.c */
 
 /* parse.c */
+extern int skylake_check, skylake_fix;	/* perf2bolt's Skylake workaround */
 struct job {
 	char		*rest;		/* the ip field onward */
 	uint64_t	 lineno;
