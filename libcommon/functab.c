@@ -1213,6 +1213,13 @@ link_fragments(struct functab *ft, struct disc *d)
 int
 functab_load(struct functab *ft, struct elfobj *eo, char *err, size_t errlen)
 {
+	return functab_load_flags(ft, eo, 0, err, errlen);
+}
+
+int
+functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
+    char *err, size_t errlen)
+{
 	Elf *elf = eo->elf;
 	Elf_Scn *scn = NULL, *symscn = NULL;
 	GElf_Shdr sh, symsh = { 0 };
@@ -1263,7 +1270,7 @@ functab_load(struct functab *ft, struct elfobj *eo, char *err, size_t errlen)
 				    sh.sh_addr);
 		}
 	}
-	if (symscn == NULL) {
+	if (symscn == NULL && !(flags & FT_ALLOW_STRIPPED)) {
 		free(secmap);
 		functab_free(ft);
 		return fail(err, errlen, "%s: no symbol table (stripped); BOLT "
@@ -1288,8 +1295,10 @@ functab_load(struct functab *ft, struct elfobj *eo, char *err, size_t errlen)
 		}
 		free(old);
 	}
-	/* the symbols, with their FILE */
-	{
+	/* the symbols, with their FILE (none in a stripped binary: its
+	 * functions are then those of .eh_frame and the PLT, as BOLT's
+	 * --allow-stripped finds them) */
+	if (symscn != NULL) {
 		Elf_Data *sd = elf_getdata(symscn, NULL);
 		size_t n, cap = 0;
 		const char *file = NULL;

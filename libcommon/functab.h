@@ -88,6 +88,11 @@ struct functab {
  * -1 with a message in err */
 int	 functab_load(struct functab *, struct elfobj *eo, char *err,
 	    size_t errlen);
+/* the same; with FT_ALLOW_STRIPPED a binary without .symtab is no error
+ * (its functions come from .eh_frame and the PLT) */
+#define FT_ALLOW_STRIPPED	0x1u
+int	 functab_load_flags(struct functab *, struct elfobj *eo,
+	    unsigned flags, char *err, size_t errlen);
 void	 functab_free(struct functab *);
 /* the function whose [addr, addr + maxsize) holds a, or NULL */
 const struct bfunc *functab_find(const struct functab *, uint64_t a);

@@ -100,3 +100,13 @@ compare() {	# compare INPUT BIN MINSAMPLES
 	[ "$(perf script -F pid -i perf.data 2>/dev/null | sort -u | wc -l)" -ge 12 ]
 	compare perf.data "$W/small" 100
 }
+
+@test "real recordings: a stripped system binary (the shell), functions from .eh_frame as BOLT --allow-stripped finds them" {
+	sh_bin=$(readlink -f /bin/sh)
+	run llvm-readelf-19 -S "$sh_bin"
+	echo "$output" | grep -q ' .eh_frame '
+	run ! grep -q ' .symtab ' <<< "$output"
+	perf record -q -e cpu-clock:u -F 20000 -o perf.data -- \
+	    "$sh_bin" -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' > /dev/null
+	compare perf.data "$sh_bin" 200
+}

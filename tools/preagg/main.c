@@ -200,8 +200,11 @@ load_binary(struct binary *b)
 	char errbuf[512];
 	size_t i;
 
+	/* a stripped binary still has its samples: its functions are then
+	 * those BOLT's --allow-stripped finds (.eh_frame, PLT) */
 	if (elfobj_open(&b->eo, path, errbuf, sizeof(errbuf)) == -1 ||
-	    functab_load(&ft, &b->eo, errbuf, sizeof(errbuf)) == -1)
+	    functab_load_flags(&ft, &b->eo, FT_ALLOW_STRIPPED, errbuf,
+	    sizeof(errbuf)) == -1)
 		errx(1, "%s", errbuf);
 	b->name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	b->fixed = b->eo.type == 2;	/* ET_EXEC */
