@@ -3,7 +3,7 @@
 
 load common
 
-TOOLS="perfdecode preagg prfraw2idx"
+TOOLS="perfdecode preagg prfraw2idx bbmap batmap fdatawrite"
 
 setup() {
 	setup_tmp
@@ -114,8 +114,10 @@ setup() {
 	[ "$status" -eq 1 ]
 	run sh -c 'preagg --help > /dev/full'
 	[ "$status" -eq 1 ]
-	run sh -c 'prfraw2idx --help > /dev/full'
-	[ "$status" -eq 1 ]
+	for t in $TOOLS; do
+		run sh -c "$t --help > /dev/full"
+		[ "$status" -eq 1 ]
+	done
 }
 
 @test "man pages: one per tool, mandoc -Tlint clean" {
@@ -179,8 +181,7 @@ bare_bangs() {
 }
 
 @test "every tool: an option without its argument, an unknown option, a file that does not open" {
-	# preagg joins this list when its rewrite uses prog_option_error
-	for t in perfdecode prfraw2idx; do
+	for t in $TOOLS; do
 		for a in -o --output; do
 			run "$t" $a
 			echo "$output"
@@ -189,7 +190,7 @@ bare_bangs() {
 			[ "${lines[1]}" = "Try '$t --help' for more information." ]
 			[ "${#lines[@]}" -eq 2 ]
 		done
-		run "$t" -q -Z
+		run "$t" -o "$TMP/never" -Z
 		[ "$status" -eq 2 ]
 		[ "$output" = "$t: unknown option '-Z'
 Try '$t --help' for more information." ]
@@ -199,18 +200,25 @@ Try '$t --help' for more information." ]
 		run "$t" --help=1
 		[ "$status" -eq 2 ]
 		[ "${lines[0]}" = "$t: option '--help' takes no argument" ]
-		run "$t" "$TMP/missing"
+		# the first file each tool opens
+		case $t in
+		preagg) run "$t" --merge "$TMP/missing" ;;
+		batmap) run "$t" --dump "$TMP/missing" ;;
+		*) run "$t" "$TMP/missing" ;;
+		esac
 		[ "$status" -eq 1 ]
 		[ "$output" = "$t: $TMP/missing: No such file or directory" ]
 	done
+	run preagg -b "$TMP/missing"
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: $TMP/missing: No such file or directory" ]
 	run prfraw2idx -f "$TMP/missing"
 	[ "$status" -eq 1 ]
 	[ "$output" = "prfraw2idx: $TMP/missing: No such file or directory" ]
 }
 
 @test "man pages: EXIT STATUS says the same in every page" {
-	# (preagg.1, batmap.1 and bbmap.1 join when their authors align them)
-	for f in "$TOP"/man/perfdecode.1 "$TOP"/man/prfraw2idx.1 "$TOP"/man/profpipe.7; do
+	for f in "$TOP"/man/*.1 "$TOP"/man/profpipe.7; do
 		echo "$f"
 		[ "$(sed -n '/^\.Sh EXIT STATUS/{n;p;}' "$f")" = \
 		    "0 on success, 1 on bad input or an I/O error, 2 on bad usage." ]

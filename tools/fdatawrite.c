@@ -470,7 +470,7 @@ main(int argc, char **argv)
 
 	prog_init(argc, argv);
 	memset(&c, 0, sizeof(c));
-	while ((ch = getopt_long(argc, argv, "o:vh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":o:vh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'B':
 			c.bolted = 1;
@@ -488,7 +488,7 @@ main(int argc, char **argv)
 			prog_version();
 			break;
 		default:
-			prog_usage_error(NULL);
+			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;

@@ -44,7 +44,7 @@ main(int argc, char *argv[])
 	int ch, dflag = 0;
 
 	prog_init(argc, argv);
-	while ((ch = getopt_long(argc, argv, "do:vh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":do:vh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'd':
 			dflag = 1;
@@ -60,7 +60,7 @@ main(int argc, char *argv[])
 		case 'V':
 			prog_version();
 		default:
-			prog_usage_error(NULL);
+			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;

@@ -41,7 +41,7 @@ main(int argc, char *argv[])
 	int ch, dflag = 0, pflag = 0, qflag = 0, sflag = 0, stale;
 
 	prog_init(argc, argv);
-	while ((ch = getopt_long(argc, argv, "do:pqst:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":do:pqst:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'd':
 			dflag = 1;
@@ -69,7 +69,7 @@ main(int argc, char *argv[])
 		case 'V':
 			prog_version();
 		default:
-			prog_usage_error(NULL);
+			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;

@@ -50,7 +50,7 @@ main(int argc, char *argv[])
 
 	prog_init(argc, argv);
 	nthreads = 0;	/* default_threads() */
-	while ((ch = getopt_long(argc, argv, "b:Bj:lmo:p:qvh", longopts,
+	while ((ch = getopt_long(argc, argv, ":b:Bj:lmo:p:qvh", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -92,7 +92,7 @@ main(int argc, char *argv[])
 		case 'V':
 			prog_version();
 		default:
-			prog_usage_error(NULL);
+			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;
