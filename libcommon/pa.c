@@ -200,23 +200,15 @@ parse_loc(struct pa_reader *r, const char *s, size_t len, struct pa_loc *l)
 	return 0;
 }
 
+/* a count: decimal, 20 digits at most, within 64 bits */
 static int
 parse_count(const char *s, size_t len, uint64_t *v)
 {
-	uint64_t x = 0;
-	size_t i;
+	const char *end;
 
-	if (len == 0 || len > 20)
+	if (len > 20 || parse_dec64_field(s, &end, v) == -1)
 		return -1;
-	for (i = 0; i < len; i++) {
-		unsigned d = (unsigned)(s[i] - '0');
-
-		if (d > 9 || x > (UINT64_MAX - d) / 10)
-			return -1;
-		x = x * 10 + d;
-	}
-	*v = x;
-	return 0;
+	return end == s + len ? 0 : -1;
 }
 
 int

@@ -81,8 +81,9 @@ parse_dec64_field(const char *s, const char **endp, uint64_t *out)
 	const char *p = s;
 	unsigned d;
 
+	/* only from the 20th digit on can the value overflow */
 	for (; (d = (unsigned)(*p - '0')) < 10; p++) {
-		if (v > (UINT64_MAX - d) / 10)
+		if (p - s >= 19 && v > (UINT64_MAX - d) / 10)
 			return -1;
 		v = v * 10 + d;
 	}

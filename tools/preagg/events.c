@@ -106,13 +106,14 @@ field(char **p, size_t *len)
 	return s;
 }
 
-/* a decimal field up to max; '-' gives dash */
+/* a decimal field (20 digits at most) up to max; '-' gives dash */
 static int
 fld_dec(char **p, uint64_t max, uint64_t dash, uint64_t *v)
 {
-	size_t len, i;
+	size_t len;
 	char *s = field(p, &len);
-	uint64_t x = 0;
+	const char *end;
+	uint64_t x;
 
 	if (s == NULL || len == 0)
 		return -1;
@@ -120,17 +121,8 @@ fld_dec(char **p, uint64_t max, uint64_t dash, uint64_t *v)
 		*v = dash;
 		return 0;
 	}
-	if (len > 20)
-		return -1;
-	/* up to 19 digits cannot overflow: check only the 20th */
-	for (i = 0; i < len; i++) {
-		unsigned d = (unsigned)(s[i] - '0');
-
-		if (d > 9 || (i == 19 && x > (UINT64_MAX - d) / 10))
-			return -1;
-		x = x * 10 + d;
-	}
-	if (x > max)
+	if (len > 20 || parse_dec64_field(s, &end, &x) == -1 ||
+	    end != s + len || x > max)
 		return -1;
 	*v = x;
 	return 0;
