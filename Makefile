@@ -109,13 +109,25 @@ FUZZ_bat      = bat
 FUZZ_preagg   = pa
 FUZZERS = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZCC  ?= clang-19
+FUZZFLAGS = -std=c11 -g -O1 -D_GNU_SOURCE -DPROFPIPE_FUZZ -Ilibcommon \
+	    -fsanitize=address,undefined
 fuzz: $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
-# (none for a harness of libcommon code alone: no FUZZ_<format>)
-fuzzsrc = $(if $(FUZZ_$(1)),$(filter-out %/main.c,$(call toolsrc,$(FUZZ_$(1)))))
-$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $$(call fuzzsrc,$$*) $(LIBSRC) $(HDRS)
+# every source is compiled once for all harnesses (instrumented for
+# coverage, not linked with libFuzzer's main), libcommon into an archive
+# so each harness takes only what it uses
+$(BUILD)/fuzz/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZCC) -std=c11 -g -O1 -D_GNU_SOURCE -DPROFPIPE_FUZZ -Ilibcommon -Itools/$(FUZZ_$*) \
-	    -fsanitize=fuzzer,address,undefined -o $@ $(filter %.c,$^) \
+	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -I$(dir $<) -c -o $@ $<
+FUZZLIBOBJ = $(LIBSRC:%.c=$(BUILD)/fuzz/obj/%.o)
+$(BUILD)/fuzz/libcommon.a: $(FUZZLIBOBJ)
+	@rm -f $@
+	$(AR) rcs $@ $(FUZZLIBOBJ)
+# (none for a harness of libcommon code alone: no FUZZ_<format>)
+fuzzobj = $(if $(FUZZ_$(1)),$(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(filter-out %/main.c,$(call toolsrc,$(FUZZ_$(1))))))
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $$(call fuzzobj,$$*) $(BUILD)/fuzz/libcommon.a $(HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZFLAGS) -Itools/$(FUZZ_$*) -fsanitize=fuzzer -o $@ \
+	    $(filter %.c %.o,$^) $(BUILD)/fuzz/libcommon.a \
 	    $(LDLIBS_$(FUZZ_$*)) $(LDLIBS) -lelf -lz -lzstd -lcapstone
 
 bench: all
