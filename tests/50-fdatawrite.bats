@@ -3,7 +3,8 @@
 # perf2bolt-19 on the same perf.data, line for line after sorting, from
 # both pre-aggregated forms (the default T/R/B form and --legacy B/F/f).
 # Branch stacks follow the programs' real control flow: cfgwalk walks
-# their code, brtrace records a real run.
+# their code, brtrace records a real run.  llvm-bolt-19 optimizes the
+# programs with our fdata and with perf2bolt's and must say the same.
 
 load common
 bats_require_minimum_version 1.5.0
@@ -42,13 +43,40 @@ compare() {
 	same_file "$bin.ref.s" "$bin.cur.s"
 }
 
+# bolt_same BIN MIN ARGS...: llvm-bolt-19 BIN with BIN.ref (perf2bolt's
+# fdata) and with BIN.cur (ours), block reordering, function splitting
+# and, in relocation mode, function reordering: BOLT prints the same
+# (functions with profile, stale profiles, dyno stats before and after),
+# at least MIN functions have a profile, it reorders blocks of some, and
+# the optimized BIN prints what BIN prints when run with ARGS
+bolt_same() {
+	local bin=$1 min=$2 n opts
+	shift 2
+	opts="-reorder-blocks=ext-tsp -split-functions -dyno-stats"
+	if readelf -SW "$bin" | grep -q '[.]rela[.]text'; then
+		opts="$opts -reorder-functions=hfsort"
+	fi
+	"$LLVM_BIN/llvm-bolt" "$bin" -o "$bin.refbolt" -data "$bin.ref" $opts > "$bin.refbolt.log" 2>&1
+	"$LLVM_BIN/llvm-bolt" "$bin" -o "$bin.bolt" -data "$bin.cur" $opts > "$bin.bolt.log" 2>&1
+	grep -E 'non-empty execution profile|stale|could not be optimized|modified layout' "$bin.bolt.log" >&2 || true
+	same_file "$bin.refbolt.log" "$bin.bolt.log"
+	n=$(sed -n 's/^BOLT-INFO: \([0-9]*\) out of [0-9]* functions .* have non-empty execution profile$/\1/p' "$bin.bolt.log")
+	[ "${n:-0}" -ge "$min" ]
+	grep -q 'basic block reordering modified layout of [1-9]' "$bin.bolt.log"
+	[ "$(grep -c ': executed instructions' "$bin.bolt.log")" -eq 2 ]
+	"./$bin" "$@" > "$bin.out" 2>&1
+	"./$bin.bolt" "$@" > "$bin.bolt.out" 2>&1
+	[ -s "$bin.out" ]
+	same_file "$bin.out" "$bin.bolt.out"
+}
+
 walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 	cfgwalk -n "$2" -s 7 -o "$1.events" "$1"
 	mkperfdata -o "$1.data" "$1.events"
 }
 
-@test "fdatawrite: switch jump tables and a computed goto: clang-19 non-PIE and PIE, gcc without relocations" {
-	need_tool perf2bolt clang-19 gcc
+@test "fdatawrite: switch jump tables and a computed goto: clang-19 non-PIE and PIE, gcc without relocations; llvm-bolt-19 on both fdata" {
+	need_tool perf2bolt llvm-bolt clang-19 gcc
 	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw1
 	clang-19 -O2 -fpie -pie -Wl,--emit-relocs "$SW" -o sw2
 	gcc -O2 "$SW" -o sw3
@@ -56,13 +84,16 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 		walk $b 4000
 		compare $b $b.data 12
 	done
+	# llvm-bolt-19 on the two fdata: relocation and non-relocation mode
+	bolt_same sw1 3 3000
+	bolt_same sw3 2 3000
 	# the dispatch blocks of the table really have their successors
 	cfgtest sw1 op/1 > cfg
 	[ "$(grep -c '^  ' cfg)" -ge 9 ]
 }
 
-@test "fdatawrite: C++ with exceptions and virtual calls; gcc's .cold fragments with and without relocations" {
-	need_tool perf2bolt g++ clang++-19
+@test "fdatawrite: C++ with exceptions and virtual calls; gcc's .cold fragments with and without relocations; llvm-bolt-19 on both fdata" {
+	need_tool perf2bolt llvm-bolt g++ clang++-19
 	g++ -O2 -Wl,--emit-relocs "$SRC/cxx.cc" "$SRC/same1.c" -o x1
 	g++ -O2 "$SRC/cxx.cc" "$SRC/same1.c" -o x2
 	clang++-19 -O2 -fpie -pie -Wl,--emit-relocs -x c++ "$SRC/cxx.cc" -x none "$SRC/same1.c" -o x3
@@ -70,6 +101,8 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 		walk $b 4000
 		compare $b $b.data 12
 	done
+	bolt_same x1 8
+	bolt_same x3 8
 	# the fragments have lines of their own with relocations
 	grep -q ' main.cold/1 ' x1.ref.s
 	# landing pads found from the LSDA
@@ -102,13 +135,14 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 	cfgtest h2 multi | grep -q '^function multi nonsimple'
 }
 
-@test "fdatawrite: a real branch trace (brtrace of a static program)" {
-	need_tool perf2bolt clang-19
+@test "fdatawrite: a real branch trace (brtrace of a static program), and llvm-bolt-19 on it" {
+	need_tool perf2bolt llvm-bolt clang-19
 	/usr/lib/llvm-19/bin/clang -O2 -static -DNWORDS=300 -Wl,--emit-relocs \
 	    -o small "$DATA/progs/demo.c"
 	brtrace -o small.events -- ./small > /dev/null
 	mkperfdata -o small.data small.events
 	compare small small.data 100
+	bolt_same small 30
 }
 
 @test "fdatawrite: real perf record -e cpu-clock samples, as perf2bolt -nl writes them" {

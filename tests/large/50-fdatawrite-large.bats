@@ -5,7 +5,7 @@
 # skewed, the fixed-address build, the PIE, and a copy without its
 # relocations (BOLT's non-relocation mode).  The fdata of
 # perfdecode | preagg [--legacy] | fdatawrite equals perf2bolt -p's, line
-# for line after sorting.
+# for line after sorting, and llvm-bolt-19 says the same of both.
 
 load ../common
 bats_require_minimum_version 1.5.0
@@ -18,7 +18,7 @@ setup_file() {
 
 setup() {
 	setup_tmp
-	need_tool perf perf2bolt
+	need_tool perf perf2bolt llvm-bolt
 }
 
 # check DIST BINARY BIAS N SEED MIN: both forms equal perf2bolt -p, with
@@ -42,15 +42,40 @@ check() {
 	same_file want.s legacy.s
 }
 
-@test "fdatawrite, large program: skewed stacks, fixed addresses" {
+# bolt_same BINARY MIN: llvm-bolt-19 on want.fdata (perf2bolt's) and on
+# current.fdata (ours) with block reordering, function splitting and, in
+# relocation mode, function reordering prints the same (functions with
+# profile, stale profiles, dyno stats before and after), at least MIN
+# functions have a profile, and the optimized binary prints what the
+# program prints (tests/large/build-large.sh: expected)
+bolt_same() {
+	local n opts="-reorder-blocks=ext-tsp -split-functions -dyno-stats"
+	if readelf -SW "$1" | grep -q '[.]rela[.]text'; then
+		opts="$opts -reorder-functions=hfsort"
+	fi
+	"$LLVM_BIN/llvm-bolt" "$1" -o ref.bolt -data want.fdata $opts > ref.bolt.log 2>&1
+	"$LLVM_BIN/llvm-bolt" "$1" -o our.bolt -data current.fdata $opts > our.bolt.log 2>&1
+	grep -E 'non-empty execution profile|stale|could not be optimized|modified layout' our.bolt.log >&2 || true
+	same_file ref.bolt.log our.bolt.log
+	n=$(sed -n 's/^BOLT-INFO: \([0-9]*\) out of [0-9]* functions .* have non-empty execution profile$/\1/p' our.bolt.log)
+	[ "${n:-0}" -ge "$2" ]
+	grep -q 'basic block reordering modified layout of [1-9]' our.bolt.log
+	[ "$(grep -c ': executed instructions' our.bolt.log)" -eq 2 ]
+	./our.bolt 1 > our.out 2>&1
+	same_file "$LARGE/expected" our.out
+}
+
+@test "fdatawrite, large program: skewed stacks, fixed addresses; llvm-bolt-19 on both fdata" {
 	check skewed app 0 20000 1 20000
+	bolt_same app 2000
 }
 
-@test "fdatawrite, large program: uniform stacks, PIE" {
+@test "fdatawrite, large program: uniform stacks, PIE; llvm-bolt-19 on both fdata" {
 	check uniform app-pie 0x555555554000 20000 2 20000
+	bolt_same app-pie 2000
 }
 
-@test "fdatawrite, large program: no relocations (BOLT's non-relocation mode)" {
+@test "fdatawrite, large program: no relocations (BOLT's non-relocation mode); llvm-bolt-19 on both fdata" {
 	# the same program without the sections --emit-relocs kept
 	secs=$(readelf -SW "$LARGE/app" | grep -oE '\.rela\.[A-Za-z_.0-9]+' |
 	    grep -vxE '\.rela\.(dyn|plt)' | sort -u | sed 's/^/-R /')
@@ -58,4 +83,5 @@ check() {
 	run bash -c "readelf -SW app | grep -q '[.]rela[.]text'"
 	[ "$status" -ne 0 ]
 	check uniform app 0 20000 3 20000
+	bolt_same app 1000
 }
