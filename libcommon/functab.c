@@ -442,22 +442,6 @@ parse_ehframe(struct functab *ft, const uint8_t *buf, size_t len,
 	}
 }
 
-const struct fde *
-functab_fde(const struct functab *ft, uint64_t a)
-{
-	size_t lo = 0, hi = ft->nfdes, m;
-
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (ft->fdes[m].start < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo < ft->nfdes && ft->fdes[lo].start == a ? &ft->fdes[lo] :
-	    NULL;
-}
-
 /* first FDE with start >= a */
 static size_t
 fde_lower(const struct functab *ft, uint64_t a)
@@ -472,6 +456,14 @@ fde_lower(const struct functab *ft, uint64_t a)
 			hi = m;
 	}
 	return lo;
+}
+
+const struct fde *
+functab_fde(const struct functab *ft, uint64_t a)
+{
+	size_t i = fde_lower(ft, a);
+
+	return i < ft->nfdes && ft->fdes[i].start == a ? &ft->fdes[i] : NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -40,97 +40,39 @@ pa_open(struct pa_reader *r, const char *path)
 	return 0;
 }
 
-static uint64_t
-strhash(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-	return h ^ (h >> 29);
-}
-
-/* intern s in a string table with an open-addressing index */
-static uint32_t
-intern(char ***strs, uint32_t *n, size_t *cap, uint32_t **idx,
-    size_t *idxcap, const char *s, size_t len)
-{
-	size_t j, i;
-
-	if ((size_t)(*n + 1) * 2 > *idxcap) {
-		free(*idx);
-		*idxcap = *idxcap ? *idxcap * 2 : 64;
-		*idx = xcalloc(*idxcap, sizeof(**idx));
-		for (i = 0; i < *n; i++) {
-			const char *t = (*strs)[i];
-
-			for (j = strhash(t, strlen(t)) & (*idxcap - 1);
-			    (*idx)[j] != 0; j = (j + 1) & (*idxcap - 1))
-				;
-			(*idx)[j] = (uint32_t)i + 1;
-		}
-	}
-	for (j = strhash(s, len) & (*idxcap - 1); (*idx)[j] != 0;
-	    j = (j + 1) & (*idxcap - 1)) {
-		const char *t = (*strs)[(*idx)[j] - 1];
-
-		if (strncmp(t, s, len) == 0 && t[len] == '\0')
-			return (*idx)[j] - 1;
-	}
-	if (*n >= UINT32_MAX - 3) {
-		fprintf(stderr, "%s: too many distinct names\n", progname);
-		exit(1);
-	}
-	xgrow(strs, cap, (size_t)*n + 1, sizeof(**strs));
-	(*strs)[*n] = xstrndup(s, len);
-	(*idx)[j] = *n + 1;
-	return (*n)++;
-}
-
 uint32_t
 pa_intern_buildid(struct pa_reader *r, const char *s, size_t len)
 {
-	return intern(&r->bids, &r->nbids, &r->capbids, &r->bidhash,
-	    &r->bidhcap, s, len);
+	return strtab_intern(&r->bids, s, len);
 }
 
 uint32_t
 pa_intern_event(struct pa_reader *r, const char *s, size_t len)
 {
-	return intern(&r->events, &r->nevents, &r->capevents, &r->evhash,
-	    &r->evhcap, s, len);
+	return strtab_intern(&r->events, s, len);
 }
 
 const char *
 pa_buildid(const struct pa_reader *r, uint32_t obj)
 {
-	if (obj < 2 || PA_OBJ_BUILDID_INDEX(obj) >= r->nbids)
+	if (obj < 2 || PA_OBJ_BUILDID_INDEX(obj) >= r->bids.n)
 		return NULL;
-	return r->bids[PA_OBJ_BUILDID_INDEX(obj)];
+	return r->bids.s[PA_OBJ_BUILDID_INDEX(obj)];
 }
 
 const char *
 pa_event(const struct pa_reader *r, uint32_t ev)
 {
-	return ev < r->nevents ? r->events[ev] : NULL;
+	return ev < r->events.n ? r->events.s[ev] : NULL;
 }
 
 void
 pa_close(struct pa_reader *r)
 {
-	uint32_t i;
-
 	if (r->open)
 		lr_close(&r->lr);
-	for (i = 0; i < r->nbids; i++)
-		free(r->bids[i]);
-	for (i = 0; i < r->nevents; i++)
-		free(r->events[i]);
-	free(r->bids);
-	free(r->events);
-	free(r->bidhash);
-	free(r->evhash);
+	strtab_free(&r->bids);
+	strtab_free(&r->events);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -22,6 +22,8 @@
 
 #include <stdint.h>
 
+#include "strtab.h"
+
 #include "common.h"
 
 enum pa_type {
@@ -67,16 +69,8 @@ int	 pa_nloc(enum pa_type t);
 struct pa_reader {
 	struct lineio	 lr;
 	int		 open;
-	char		**bids;		/* build-id strings, by index */
-	uint32_t	 nbids;
-	size_t		 capbids;
-	uint32_t	*bidhash;	/* open addressing: index + 1, 0 empty */
-	size_t		 bidhcap;
-	char		**events;
-	uint32_t	 nevents;
-	size_t		 capevents;
-	uint32_t	*evhash;
-	size_t		 evhcap;
+	struct strtab	 bids;		/* build-id strings, by index */
+	struct strtab	 events;	/* event names, by index */
 	uint32_t	 curev;		/* event of the last E line */
 	uint64_t	 nentries;
 };

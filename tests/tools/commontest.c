@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "strtab.h"
 
 static int failures;
 
@@ -92,6 +93,34 @@ uleb128_encode(uint8_t *dst, uint64_t v)
 	return n;
 }
 
+/* strtab: numbers in order of first appearance across index growth,
+ * lookups by length (no NUL needed), absent strings */
+static void
+strtab_check(void)
+{
+	struct strtab t;
+	char buf[32];
+	uint32_t i;
+
+	memset(&t, 0, sizeof(t));
+	CHECK(strtab_find(&t, "a", 1) == -1);
+	for (i = 0; i < 5000; i++) {
+		snprintf(buf, sizeof(buf), "k%u", i);
+		CHECK(strtab_intern(&t, buf, strlen(buf)) == i);
+	}
+	for (i = 0; i < 5000; i += 7) {
+		snprintf(buf, sizeof(buf), "k%u", i);
+		CHECK(strtab_intern(&t, buf, strlen(buf)) == i);
+		CHECK(strtab_find(&t, buf, strlen(buf)) == (long)i);
+	}
+	CHECK(strtab_find(&t, "k12xyz", 3) == 12);
+	CHECK(strtab_find(&t, "k5000", 5) == -1);
+	CHECK(strtab_find(&t, "k", 1) == -1);
+	CHECK(t.n == 5000 && strcmp(t.s[4999], "k4999") == 0);
+	strtab_free(&t);
+	CHECK(t.n == 0 && strtab_find(&t, "k1", 2) == -1);
+}
+
 static void
 unit(void)
 {
@@ -161,6 +190,7 @@ unit(void)
 	n = fmt_dec64(hex, UINT64_MAX);
 	CHECK(n == 20 && memcmp(hex, "18446744073709551615", 20) == 0);
 	hexscan_check();
+	strtab_check();
 	CHECK(ld32("\x01\x02\x03\x04", 1) == 0x01020304);
 	CHECK(ld16("\x01\x02", 0) == 0x0201);
 	if (failures)

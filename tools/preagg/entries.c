@@ -392,9 +392,9 @@ write_entries(FILE *fp)
 
 	/* events are numbered in order of appearance, build-ids too: renumber
 	 * them by name, so that the output does not depend on input order */
-	evrank = ranks(names.events, names.nevents, &evsorted);
+	evrank = ranks(names.events.s, names.events.n, &evsorted);
 	if (mflag)
-		bidrank = ranks(names.bids, names.nbids, &bidsorted);
+		bidrank = ranks(names.bids.s, names.bids.n, &bidsorted);
 	/* the table is sorted where it stands: this is the end of it */
 	v = tab;
 	for (i = 0; i < tabn; i++) {
@@ -413,13 +413,13 @@ write_entries(FILE *fp)
 	 * locations carry them, else none (plain addresses) */
 	memset(&out, 0, sizeof(out));
 	if (mflag) {
-		out.bids = bidsorted;
-		out.nbids = names.nbids;
+		out.bids.s = bidsorted;
+		out.bids.n = names.bids.n;
 	} else if (buildid_locs) {
-		out.bids = xcalloc((size_t)nbins + 1, sizeof(*out.bids));
+		out.bids.s = xcalloc((size_t)nbins + 1, sizeof(*out.bids.s));
 		for (i = 0; i < (size_t)nbins; i++)
-			out.bids[i] = bins[i].buildid;
-		out.nbids = (uint32_t)nbins;
+			out.bids.s[i] = bins[i].buildid;
+		out.bids.n = (uint32_t)nbins;
 	}
 	wb_init(&w, fp, 1 << 16);
 	for (i = 0; i < tabn; i++) {
@@ -449,5 +449,5 @@ write_entries(FILE *fp)
 	free(bidrank);
 	free(bidsorted);
 	if (!mflag && buildid_locs)
-		free(out.bids);
+		free(out.bids.s);
 }

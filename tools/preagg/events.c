@@ -75,12 +75,11 @@ static size_t pendbytes;
 static char **replayed;			/* copies the queued jobs point to */
 static size_t nreplayed, capreplayed;
 
-/* path -> build-id, from "buildid" records */
-struct bidrec {
-	char		*path, *hex;
-};
-static struct bidrec *bidtab;
-static size_t bidcap, bidn;
+/* path -> build-id, from "buildid" records: the paths interned, their
+ * build-ids by the same number */
+static struct strtab bidpaths;
+static char **bidhex;
+static size_t bidhexcap;
 
 char *seen_names[NNAMES];
 int nseen;
@@ -173,16 +172,6 @@ basename_of(const char *path)
 	return s ? s + 1 : path;
 }
 
-static uint64_t
-strhash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
 static int
 wanted_pid(int64_t pid)
 {
@@ -199,15 +188,9 @@ wanted_pid(int64_t pid)
 static const char *
 buildid_for_path(const char *path)
 {
-	size_t j;
+	long i = strtab_find(&bidpaths, path, strlen(path));
 
-	if (bidcap == 0)
-		return NULL;
-	for (j = strhash(path) & (bidcap - 1); bidtab[j].path != NULL;
-	    j = (j + 1) & (bidcap - 1))
-		if (strcmp(bidtab[j].path, path) == 0)
-			return bidtab[j].hex;
-	return NULL;
+	return i >= 0 ? bidhex[i] : NULL;
 }
 
 static void
@@ -585,34 +568,17 @@ static void
 on_buildid(struct lineio *lr, char *p)
 {
 	int64_t pid;
-	size_t n, j;
+	size_t n;
+	uint32_t i;
 	char *bid;
 
 	if (fld_pid(&p, &pid) || (bid = field(&p, &n)) == NULL || *p == '\0')
 		lr_errx(lr, "malformed buildid record");
-	if ((bidn + 1) * 2 > bidcap) {
-		struct bidrec *old = bidtab;
-		size_t oldcap = bidcap, i;
-
-		bidcap = bidcap ? bidcap * 2 : 64;
-		bidtab = xcalloc(bidcap, sizeof(*bidtab));
-		for (i = 0; i < oldcap; i++) {
-			if (old[i].path == NULL)
-				continue;
-			for (j = strhash(old[i].path) & (bidcap - 1);
-			    bidtab[j].path != NULL; j = (j + 1) & (bidcap - 1))
-				;
-			bidtab[j] = old[i];
-		}
-		free(old);
-	}
-	for (j = strhash(p) & (bidcap - 1); bidtab[j].path != NULL;
-	    j = (j + 1) & (bidcap - 1))
-		if (strcmp(bidtab[j].path, p) == 0)
-			return;		/* the first record of a path holds */
-	bidtab[j].path = xstrdup(p);
-	bidtab[j].hex = xstrndup(bid, n);
-	bidn++;
+	if (strtab_find(&bidpaths, p, strlen(p)) >= 0)
+		return;		/* the first record of a path holds */
+	i = strtab_intern(&bidpaths, p, strlen(p));
+	xgrow(&bidhex, &bidhexcap, (size_t)i + 1, sizeof(*bidhex));
+	bidhex[i] = xstrndup(bid, n);
 }
 
 /* ---- contexts ---- */
