@@ -55,7 +55,7 @@ static size_t	 tabcap, tabn;
 static struct {
 	uint64_t	in, branches, traces, samples;
 	uint64_t	ret, unknown, longrange, invalid, nobat, nopairs;
-	uint64_t	nomatch, pairs, passed, beyond;
+	uint64_t	nomatch, pairs, passed, beyond, ftpairs, brpairs;
 } st;
 
 static uint64_t
@@ -198,6 +198,10 @@ struct ctx {
 	uint8_t		*mapped;
 	const struct bfunc **locals;	/* the input's, by name and file */
 	size_t		 nlocals;
+	/* per hot fragment, the input offsets of its function's blocks
+	 * (from all its fragments), sorted: blkoff[blkidx[h]..blkidx[h+1]) */
+	uint32_t	*blkoff;
+	size_t		*blkidx;
 };
 
 /* does a location name the BOLTed binary */
@@ -296,6 +300,69 @@ input_func(struct ctx *c, const struct bfunc *bf)
 	return c->map[i];
 }
 
+static int
+u32cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the input offsets of every function's blocks, over all its fragments
+ * (BAT lists each input block once, a block BOLT deleted at the end of
+ * its fragment) */
+static void
+index_blocks(struct ctx *c)
+{
+	const struct bat *t = &c->b->bat;
+	size_t i, j, n, *fill;
+
+	c->blkidx = xcalloc(t->nhot + 1, sizeof(*c->blkidx));
+	for (i = 0; i < t->nfrag; i++)
+		for (j = 0; j < t->frag[i].nent; j++)
+			if (!t->frag[i].ent[j].branch)
+				c->blkidx[t->frag[i].parent + 1]++;
+	for (i = 0; i < t->nhot; i++)
+		c->blkidx[i + 1] += c->blkidx[i];
+	c->blkoff = xcalloc(c->blkidx[t->nhot] ? c->blkidx[t->nhot] : 1,
+	    sizeof(*c->blkoff));
+	fill = xcalloc(t->nhot ? t->nhot : 1, sizeof(*fill));
+	for (i = 0; i < t->nfrag; i++)
+		for (j = 0; j < t->frag[i].nent; j++)
+			if (!t->frag[i].ent[j].branch) {
+				n = t->frag[i].parent;
+				c->blkoff[c->blkidx[n] + fill[n]++] =
+				    t->frag[i].ent[j].in;
+			}
+	for (i = 0; i < t->nhot; i++)
+		if (c->blkidx[i + 1] - c->blkidx[i] > 1)
+			qsort(c->blkoff + c->blkidx[i], c->blkidx[i + 1] -
+			    c->blkidx[i], sizeof(*c->blkoff), u32cmp);
+	free(fill);
+}
+
+/* does the input block at offset to follow the one at from in the input
+ * function of hot fragment h (no block of the function between them) */
+static int
+next_block(const struct ctx *c, size_t h, uint64_t from, uint64_t to)
+{
+	const uint32_t *v = c->blkoff + c->blkidx[h];
+	size_t lo = 0, hi = c->blkidx[h + 1] - c->blkidx[h], mid;
+
+	if (from >= to)
+		return 0;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid] <= from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* v[lo] is the first block above from */
+	return lo > 0 && v[lo - 1] == from &&
+	    lo < c->blkidx[h + 1] - c->blkidx[h] && v[lo] == to;
+}
+
 /* the function DataAggregator credits an address of the BOLTed binary
  * to: the containing function, or its BAT parent */
 static const struct bfunc *
@@ -377,10 +444,13 @@ do_branch(struct ctx *c, const struct pa_loc *from, const struct pa_loc *to,
 }
 
 /* a fall-through range start..end of the BOLTed binary (addresses as in
- * the stream), split into input blocks with the tables */
+ * the stream), split into input blocks with the tables.  As LLVM 19's
+ * doTrace: the range as given, also after a return (LLVM main starts the
+ * walk one byte before a return's target, in BAT mode too: the block of
+ * the call) */
 static void
 do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
-    uint64_t count, int isreturn)
+    uint64_t count)
 {
 	const struct bfunc *ff, *tf, *pf, *in;
 	const struct bat_frag *fr;
@@ -405,7 +475,7 @@ do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
 		st.invalid++;
 		return;
 	}
-	n = bat_fallthroughs(&c->b->bat, ff->addr, s - isreturn, e, &c->pairs,
+	n = bat_fallthroughs(&c->b->bat, ff->addr, s, e, &c->pairs,
 	    &c->paircap);
 	if (n < 0) {
 		/* perf2bolt 19 sends every trace to BAT: one in a function
@@ -422,7 +492,6 @@ do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
 		return;
 	}
 	memset(&k, 0, sizeof(k));
-	k.type = PA_F;
 	k.obj[0] = k.obj[1] = c->inobj;
 	for (i = 0; i < n; i++) {
 		/* LLVM 19: the pair's output offsets through translate() */
@@ -433,6 +502,20 @@ do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
 		if (from >= in->maxsize || to >= in->maxsize) {
 			st.beyond++;
 			continue;
+		}
+		/* blocks that follow each other in the input too: a
+		 * fall-through there; others (BOLT's layout made them
+		 * adjacent) a jump of the input's, from the block's start as
+		 * BAT gives it: the same fdata line for fdatawrite --bolted
+		 * and perf2bolt on the BOLTed binary, and an edge of the
+		 * input's graph, not a walk over the blocks between, for
+		 * everything that reads an ordinary profile of the input */
+		if (next_block(c, fr->parent, from, to)) {
+			k.type = PA_F;
+			st.ftpairs++;
+		} else {
+			k.type = PA_B;
+			st.brpairs++;
 		}
 		k.a[0] = in->addr + from - c->in.base;
 		k.a[1] = in->addr + to - c->in.base;
@@ -536,6 +619,7 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 	c.map = xcalloc(c.bo.ft.n ? c.bo.ft.n : 1, sizeof(*c.map));
 	c.mapped = xcalloc(c.bo.ft.n ? c.bo.ft.n : 1, 1);
 	index_locals(&c);
+	index_blocks(&c);
 	if (pa_open(&c.r, prof) == -1)
 		die(prof ? prof : "<stdin>", "%s", strerror(errno));
 	/* input locations: bare, or with the input's build-id when the
@@ -559,21 +643,26 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 			break;
 		case PA_F:
 		case PA_f:
-			do_trace(&c, &e.loc[0], &e.loc[1], e.count, 0);
-			break;
 		case PA_r:
-			do_trace(&c, &e.loc[0], &e.loc[1], e.count, 1);
+			do_trace(&c, &e.loc[0], &e.loc[1], e.count);
 			break;
 		case PA_T:
 		case PA_R:
+			/* the branch of a T entry unless it is one of the
+			 * constants (a fall-through only, from outside, after
+			 * an external return); R's branch is a return, which
+			 * perf2bolt ignores as a branch (do_branch drops a T
+			 * entry's return too) */
 			br = e.loc[0];
-			if (e.type == PA_T && br.addr != PA_FT_EXTERNAL_ORIGIN &&
-			    br.addr != PA_BR_ONLY)
+			if (e.type == PA_T && !(br.obj == PA_OBJ_SELF &&
+			    (br.addr == PA_BR_ONLY ||
+			    br.addr == PA_FT_EXTERNAL_ORIGIN ||
+			    br.addr == PA_FT_EXTERNAL_RETURN)))
 				do_branch(&c, &br, &e.loc[1], e.count,
 				    e.has_mis ? e.mis : 0);
-			if (e.loc[2].addr != PA_BR_ONLY)
-				do_trace(&c, &e.loc[1], &e.loc[2], e.count,
-				    e.type == PA_R);
+			if (!(e.loc[2].obj == PA_OBJ_SELF &&
+			    e.loc[2].addr == PA_BR_ONLY))
+				do_trace(&c, &e.loc[1], &e.loc[2], e.count);
 			break;
 		default:
 			break;
@@ -585,7 +674,8 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 		    "returns, %llu outside functions dropped), %llu "
 		    "fall-throughs (%llu outside functions, %llu across "
 		    "functions, %llu in functions without tables dropped; "
-		    "%llu input block pairs), %llu samples; %llu with no "
+		    "%llu input block pairs: %llu adjacent in the input (F), "
+		    "%llu not (B)), %llu samples; %llu with no "
 		    "function of that name in %s, %llu past the end of the "
 		    "input's function; %llu entries written\n",
 		    progname, (unsigned long long)st.in,
@@ -596,6 +686,8 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 		    (unsigned long long)st.invalid,
 		    (unsigned long long)st.nobat,
 		    (unsigned long long)st.pairs,
+		    (unsigned long long)st.ftpairs,
+		    (unsigned long long)st.brpairs,
 		    (unsigned long long)st.samples,
 		    (unsigned long long)st.nomatch, inpath,
 		    (unsigned long long)st.beyond, (unsigned long long)tabn);
@@ -607,6 +699,8 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 	free(c.map);
 	free(c.mapped);
 	free(c.locals);
+	free(c.blkoff);
+	free(c.blkidx);
 	free(c.pairs);
 	free(tab);
 	elfobj_close(&ineo);
