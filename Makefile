@@ -8,7 +8,7 @@
 #   make bench           the benchmarks in bench/ against the reference tools
 #   make install PREFIX=/usr/local DESTDIR=
 
-TOOLS   = perfdecode preagg prfraw2idx bbmap batmap fdatawrite
+TOOLS   = perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -27,6 +27,7 @@ LDLIBS_prfraw2idx = -lz
 LDLIBS_bbmap      = -lelf
 LDLIBS_batmap     = -lelf -lz
 LDLIBS_fdatawrite = -lelf -lz -lcapstone
+LDLIBS_yamlwrite  = -lyaml -lcapstone -lelf -lz
 LDLIBS  ?=
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \

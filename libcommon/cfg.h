@@ -34,6 +34,24 @@ struct cfg_block {
 					 * not know) */
 };
 
+/* a branch, call or return instruction (the instructions BOLT keeps an
+ * offset for): what profile readers match branch sources and call sites
+ * against.  Only cfgdis.c fills them; other sources leave sites NULL. */
+#define CFG_SITE_CALL	1	/* a direct call */
+#define CFG_SITE_ICALL	2	/* an indirect call */
+#define CFG_SITE_JMP	3	/* a direct jump (tail: a tail call) */
+#define CFG_SITE_IJMP	4	/* an indirect jump (tail: a tail call,
+				 * else a jump table or unknown flow) */
+#define CFG_SITE_JCC	5	/* a conditional jump (tail: a
+				 * conditional tail call) */
+#define CFG_SITE_RET	6
+struct cfg_site {
+	uint64_t	target;		/* direct ones: the target address */
+	uint32_t	off;		/* from the function's start */
+	uint8_t		kind;		/* CFG_SITE_* */
+	uint8_t		tail;
+};
+
 struct cfg {
 	uint64_t	 addr, size;	/* the function */
 	struct cfg_block *blocks;
@@ -44,10 +62,18 @@ struct cfg {
 	int		 ignored;	/* BOLT does not even disassemble it
 					 * (no blocks) */
 	const char	*why;		/* why not simple, or NULL */
+	int		 nocfg;		/* not simple, and BOLT has no graph
+					 * for it either (it was made
+					 * non-simple before buildCFG): BOLT's
+					 * block count is 0 */
+	struct cfg_site	*sites;		/* by offset; NULL if ignored */
+	size_t		 nsites;
 };
 
 /* the block holding offset off, or -1 (binary search) */
 long	 cfg_block_at(const struct cfg *, uint64_t off);
+/* the site at offset off, or NULL (binary search) */
+const struct cfg_site *cfg_site_at(const struct cfg *, uint64_t off);
 /* is block j a successor of block i */
 int	 cfg_is_succ(const struct cfg *, size_t i, size_t j);
 void	 cfg_free(struct cfg *);

@@ -1127,9 +1127,12 @@ scan_branches(struct cfgdis *d)
 			    in->kind != K_CALL && !in->riplea)
 				continue;
 			/* handleAddressRef: an address of its own code makes
-			 * a function non-simple */
+			 * a function non-simple, and the address an entry
+			 * point (addEntryPointAtOffset) */
 			if (in->riplea && t > f->addr && t - f->addr < f->size) {
 				d->selfref[fi] = 1;
+				push64(&d->xent[fi], &d->nxent[fi], &d->capxent[fi],
+				    t);
 				continue;
 			}
 			to = functab_find(ft, t);
@@ -1141,6 +1144,8 @@ scan_branches(struct cfgdis *d)
 		}
 	}
 }
+
+static void keep_sites(struct cfg *, const struct fbuild *);
 
 static struct cfg *
 build(struct cfgdis *d, size_t fi)
@@ -1193,14 +1198,17 @@ build(struct cfgdis *d, size_t fi)
 	}
 	if (f->flags & BF_NONSIMPLE) {
 		b.nonsimple = 1;
+		g->nocfg = 1;
 		g->why = "symbol or FDE conflict";
 	}
 	if (d->padrel[fi]) {
 		b.nonsimple = 1;
+		g->nocfg = 1;
 		g->why = "relocation in the padding";
 	}
 	if (d->selfref[fi]) {
 		b.nonsimple = 1;
+		g->nocfg |= !reloc;
 		g->why = "reference to its own code";
 	}
 	/* secondary entries: symbols, interprocedural references */
@@ -1215,6 +1223,7 @@ build(struct cfgdis *d, size_t fi)
 	b.nentries = uniq(b.entries, b.nentries);
 	if (b.nentries > 0 && !reloc) {
 		b.nonsimple = 1;
+		g->nocfg = 1;
 		g->why = "secondary entry points without relocations";
 	}
 	/* landing pads */
@@ -1303,6 +1312,7 @@ build(struct cfgdis *d, size_t fi)
 				goto out;
 			}
 			b.nonsimple = 1;
+			g->nocfg = 1;
 		}
 
 	/* blocks */
@@ -1472,6 +1482,8 @@ build(struct cfgdis *d, size_t fi)
 	}
 	g->simple = !b.nonsimple;
 out:
+	if (!g->ignored)
+		keep_sites(g, &b);
 	if (g->ignored) {
 		free(g->blocks);
 		g->blocks = NULL;
@@ -1493,6 +1505,41 @@ out:
 	free(b.tables);
 	free(b.unknown);
 	return g;
+}
+
+/* the branches, calls and returns of a built graph (cfg.h: cfg_site) */
+static void
+keep_sites(struct cfg *g, const struct fbuild *b)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < b->nin; i++)
+		switch (b->in[i].kind) {
+		case K_CALL: case K_ICALL: case K_JMP: case K_IJMP:
+		case K_JCC: case K_RET:
+			if (!b->in[i].nopped)
+				n++;
+			break;
+		}
+	g->sites = xcalloc(n + 1, sizeof(*g->sites));
+	for (i = 0; i < b->nin; i++) {
+		const struct insn *in = &b->in[i];
+		struct cfg_site *s = &g->sites[g->nsites];
+		static const uint8_t kinds[] = {
+			[K_CALL] = CFG_SITE_CALL, [K_ICALL] = CFG_SITE_ICALL,
+			[K_JMP] = CFG_SITE_JMP, [K_IJMP] = CFG_SITE_IJMP,
+			[K_JCC] = CFG_SITE_JCC, [K_RET] = CFG_SITE_RET,
+			[K_BAD] = 0
+		};
+
+		if (in->nopped || kinds[in->kind] == 0)
+			continue;
+		s->kind = kinds[in->kind];
+		s->off = in->off;
+		s->tail = in->tail;
+		s->target = in->target;
+		g->nsites++;
+	}
 }
 
 void
@@ -1565,12 +1612,30 @@ cfg_is_succ(const struct cfg *g, size_t i, size_t j)
 	return 0;
 }
 
+const struct cfg_site *
+cfg_site_at(const struct cfg *g, uint64_t off)
+{
+	size_t lo = 0, hi = g->nsites, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (g->sites[m].off < off)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < g->nsites && g->sites[lo].off == off ? &g->sites[lo] :
+	    NULL;
+}
+
 void
 cfg_free(struct cfg *g)
 {
 	free(g->blocks);
 	free(g->succs);
+	free(g->sites);
 	g->blocks = NULL;
 	g->succs = NULL;
-	g->nblocks = g->nsuccs = 0;
+	g->sites = NULL;
+	g->nblocks = g->nsuccs = g->nsites = 0;
 }

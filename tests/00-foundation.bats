@@ -3,7 +3,7 @@
 
 load common
 
-TOOLS="perfdecode preagg prfraw2idx bbmap batmap fdatawrite"
+TOOLS="perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite"
 
 setup() {
 	setup_tmp

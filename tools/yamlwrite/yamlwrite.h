@@ -66,7 +66,9 @@ struct yw_header {
 	const char	*binary_name;	/* the binary's path as given */
 	const char	*build_id;	/* hex, or NULL: not written */
 	int		 sample;	/* profile-flags: [ sample ] instead of
-					 * [ lbr ] */
+					 * [ lbr ]; negative: [ ] (no
+					 * function with blocks has a profile,
+					 * as perf2bolt writes it then) */
 	const char	*events;	/* profile-events ("" as perf2bolt) */
 	int		 dfs_order;	/* dfs-order (perf2bolt-19: false) */
 	const char	*hash_func;	/* hash-func ("xxh3") */
@@ -83,5 +85,14 @@ int	 yw_emit_func(struct yw *, const struct yw_func *);
 /* end the document ("..." ) and free; 0 or -1 (message in err) */
 int	 yw_close(struct yw *, char *err, size_t errlen);
 const char *yw_error(const struct yw *);
+
+/* main.c: the same around the -o output, dying with the message on
+ * failure (exit 1, no output file): open the output and start the
+ * document; one function; end the document and commit the output */
+struct output;
+struct yw *yw_start(struct output *, const char *outpath,
+	    const struct yw_header *);
+void	 yw_func_out(struct yw *, const struct yw_func *);
+void	 yw_finish(struct yw *, struct output *);
 
 #endif
