@@ -48,6 +48,7 @@ TESTLIBS = -lzstd -lelf -lz
 TESTLIBS_brtrace = -lcapstone
 TESTLIBS_cfgwalk = -lcapstone
 TESTLIBS_cfgtest = -lcapstone
+TESTLIBS_x86dectest = -lcapstone
 
 all: $(BINS)
 

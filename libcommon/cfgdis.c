@@ -17,6 +17,7 @@
 #include "common.h"
 #include "functab.h"
 #include "cfg.h"
+#include "x86dec.h"
 
 /* instruction kinds */
 enum {
@@ -958,8 +959,73 @@ x86_extra_len(const uint8_t *p, size_t n)
 	return 0;
 }
 
+static const uint16_t x86_jcc_ids[16] = {
+	X86_INS_JO, X86_INS_JNO, X86_INS_JB, X86_INS_JAE, X86_INS_JE,
+	X86_INS_JNE, X86_INS_JBE, X86_INS_JA, X86_INS_JS, X86_INS_JNS,
+	X86_INS_JP, X86_INS_JNP, X86_INS_JL, X86_INS_JGE, X86_INS_JLE,
+	X86_INS_JG
+};
+
+/* the instruction at p (address addr) by x86dec's table, as
+ * x86_classify would see Capstone's decoding of it: 1, or 0 if the table
+ * does not know it.  Capstone's id is set where the rules read it
+ * (branches, lea, pop, leave); the others get it from detail(). */
+static int
+x86_fast(const uint8_t *p, size_t n, uint64_t addr, struct insn *in)
+{
+	struct x86d x;
+	uint64_t next;
+
+	if (!x86d_decode(p, n, &x))
+		return 0;
+	next = addr + x.len;
+	in->size = x.len;
+	in->kind = K_OTHER;
+	in->id = X86_INS_INVALID;
+	switch (x.kind) {
+	case X86D_NOP:
+		in->kind = K_NOP;
+		in->id = x.len == 2 && p[0] == 0x66 ? X86_INS_XCHG : X86_INS_NOP;
+		break;
+	case X86D_JCC:
+		in->kind = K_JCC;
+		in->id = x86_jcc_ids[x.cc & 15];
+		in->target = next + (uint64_t)x.disp;
+		break;
+	case X86D_JMP:
+		in->kind = K_JMP;
+		in->id = X86_INS_JMP;
+		in->target = next + (uint64_t)x.disp;
+		break;
+	case X86D_CALL:
+		in->kind = K_CALL;
+		in->id = X86_INS_CALL;
+		in->target = next + (uint64_t)x.disp;
+		break;
+	case X86D_RET:
+		in->kind = K_RET;
+		in->id = X86_INS_RET;
+		break;
+	case X86D_LEA:
+		in->id = X86_INS_LEA;
+		if (x.rip) {
+			in->riplea = 1;
+			in->target = next + (uint64_t)x.disp;
+		}
+		break;
+	case X86D_POP:
+		in->id = X86_INS_POP;
+		break;
+	case X86D_LEAVE:
+		in->id = X86_INS_LEAVE;
+		break;
+	}
+	return 1;
+}
+
 /* decode function fi without operand details into *out; 0, or -1 if
- * BOLT would ignore it */
+ * BOLT would ignore it.  x86dec's table takes the common instructions,
+ * Capstone the others. */
 static int
 decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *nout)
 {
@@ -986,6 +1052,15 @@ decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *nout)
 
 		memset(&in, 0, sizeof(in));
 		in.off = (uint32_t)o;
+		if (*p != 0xf0 && x86_fast(p, left, addr, &in)) {
+			p += in.size;
+			left -= in.size;
+			addr += in.size;
+			off += in.size;
+			xgrow(&v, &cap, nin + 1, sizeof(*v));
+			v[nin++] = in;
+			continue;
+		}
 		if (*p == 0xf0 && left > 1) {
 			/* LLVM decodes a lock prefix as an instruction of its
 			 * own (glibc jumps over it) */
@@ -1048,8 +1123,10 @@ detail(struct fbuild *b, long k)
 		return;
 	left = in->size <= avail ? in->size : (size_t)avail;
 	ci = cs_malloc(b->d->cs);
-	if (cs_disasm_iter(b->d->cs, &p, &left, &addr, ci))
+	if (cs_disasm_iter(b->d->cs, &p, &left, &addr, ci)) {
+		in->id = (uint16_t)ci->id;
 		x86_operands(ci, in);
+	}
 	cs_free(ci, 1);
 }
 
@@ -1573,6 +1650,27 @@ cfgdis_is_return(struct cfgdis *d, uint64_t a)
 	if ((p = sec_bytes(d, a, &avail)) == NULL)
 		return 0;
 	left = avail < 16 ? (size_t)avail : 16;
+	{
+		struct x86d x;
+
+		if (x86d_decode(p, left, &x))
+			return x.kind == X86D_RET;
+	}
+	/* every encoding Capstone decodes as a return has c2, c3, ca or cb
+	 * after its prefixes and REX: other bytes need no decoding */
+	{
+		size_t k;
+
+		for (k = 0; k < left && (p[k] == 0x26 || p[k] == 0x2e ||
+		    p[k] == 0x36 || p[k] == 0x3e || p[k] == 0x64 ||
+		    p[k] == 0x65 || p[k] == 0x66 || p[k] == 0x67 ||
+		    p[k] == 0xf0 || p[k] == 0xf2 || p[k] == 0xf3 ||
+		    (p[k] & 0xf0) == 0x40); k++)
+			;
+		if (k == left || (p[k] != 0xc2 && p[k] != 0xc3 &&
+		    p[k] != 0xca && p[k] != 0xcb))
+			return 0;
+	}
 	ci = cs_malloc(d->csn);
 	if (cs_disasm_iter(d->csn, &p, &left, &addr, ci))
 		r = ci->id == X86_INS_RET || ci->id == X86_INS_RETF ||

@@ -145,6 +145,18 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 	bolt_same small 30
 }
 
+@test "fdatawrite: x86dec's table decoder agrees with Capstone on real code and random bytes" {
+	gcc -O2 -Wl,--emit-relocs "$SW" -o sw
+	clang++-19 -O2 -x c++ "$SRC/cxx.cc" -x none "$SRC/same1.c" -o x
+	libc=$(ldd ./sw | awk '/libc[.]so/ { print $3 }')
+	run x86dectest -r 400000 7 sw x "$libc"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# most instructions are the table's (else the test checks little)
+	[ "$(echo "$output" | grep -c 'known to the table')" -eq 4 ]
+	echo "$output" | awk '/instructions,/ { sub(/^[(]/, "", $5); if ($5 + 0 < 85) exit 1 }'
+}
+
 @test "fdatawrite: real perf record -e cpu-clock samples, as perf2bolt -nl writes them" {
 	need_tool perf2bolt clang-19 perf
 	/usr/lib/llvm-19/bin/clang -O1 -Wl,--emit-relocs -o spin "$DATA/fdatawrite/spin.c"

@@ -138,6 +138,12 @@ struct ctx {
 	/* counts for -v */
 	uint64_t	 nentries, ntraces, ninvalid, noutrange, nnonsimple,
 			 nreturns, nbranches, nsamples, nsampout;
+	/* func_of's index: for each 2^fshift bytes from faddr, the last
+	 * function starting at or before them */
+	uint32_t	*fidx;
+	size_t		 nfidx;
+	uint64_t	 faddr;
+	unsigned	 fshift;
 	/* events seen in E entries, in order */
 	const char	**events;
 	size_t		 nevents, capevents;
@@ -160,10 +166,48 @@ loc_addr(struct ctx *c, const struct pa_loc *l, uint64_t *a)
 	return 1;
 }
 
+/* the index of func_of: at most 2^18 slots over the functions' span */
+static void
+func_index(struct ctx *c)
+{
+	const struct functab *ft = &c->ft;
+	uint64_t span;
+	size_t i, k;
+
+	if (ft->n == 0)
+		return;
+	c->faddr = ft->f[0].addr;
+	span = ft->f[ft->n - 1].addr + ft->f[ft->n - 1].maxsize - c->faddr;
+	for (c->fshift = 4; c->fshift < 63 && (span >> c->fshift) >= (1u << 18);
+	    c->fshift++)
+		;
+	c->nfidx = (size_t)(span >> c->fshift) + 1;
+	c->fidx = xcalloc(c->nfidx, sizeof(*c->fidx));
+	for (i = k = 0; k < c->nfidx; k++) {
+		uint64_t g = c->faddr + ((uint64_t)k << c->fshift);
+
+		while (i + 1 < ft->n && ft->f[i + 1].addr <= g)
+			i++;
+		c->fidx[k] = (uint32_t)i;
+	}
+}
+
+/* the function holding a (functab_find, through the index) */
 static const struct bfunc *
 func_of(struct ctx *c, uint64_t a)
 {
-	return functab_find(&c->ft, a);
+	const struct functab *ft = &c->ft;
+	const struct bfunc *f;
+	uint64_t k;
+	size_t i;
+
+	if (c->fidx == NULL || a < c->faddr ||
+	    (k = (a - c->faddr) >> c->fshift) >= c->nfidx)
+		return functab_find(ft, a);
+	for (i = c->fidx[k]; i + 1 < ft->n && ft->f[i + 1].addr <= a; i++)
+		;
+	f = &ft->f[i];
+	return a - f->addr < f->maxsize ? f : NULL;
 }
 
 static uint32_t
@@ -175,11 +219,10 @@ fnum(const struct ctx *c, const struct bfunc *f)
 /* DataAggregator::doBranch (19); known: whether from/to are addresses of
  * the binary (external ones are [unknown] 0) */
 static void
-do_branch(struct ctx *c, int kfrom, uint64_t from, int kto, uint64_t to,
-    uint64_t count, uint64_t mis)
+do_branch(struct ctx *c, int kfrom, uint64_t from, const struct bfunc *ff,
+    int kto, uint64_t to, const struct bfunc *tf, uint64_t count,
+    uint64_t mis)
 {
-	const struct bfunc *ff = kfrom ? func_of(c, from) : NULL;
-	const struct bfunc *tf = kto ? func_of(c, to) : NULL;
 	uint64_t fo, to_;
 
 	c->nbranches++;
@@ -195,13 +238,13 @@ do_branch(struct ctx *c, int kfrom, uint64_t from, int kto, uint64_t to,
 }
 
 /* DataAggregator::doTrace and getFallthroughsInTrace (19): the
- * fall-through from start to end; external: the trace's branch came from
- * outside the function (call continuation applies) */
+ * fall-through from start to end (in functions a and z); external: the
+ * trace's branch came from outside the function (call continuation
+ * applies) */
 static void
-do_trace(struct ctx *c, uint64_t start, uint64_t end, int external,
-    uint64_t count)
+do_trace(struct ctx *c, uint64_t start, const struct bfunc *a, uint64_t end,
+    const struct bfunc *z, int external, uint64_t count)
 {
-	const struct bfunc *a = func_of(c, start), *z = func_of(c, end);
 	const struct cfg *g;
 	long fb, tb, i;
 	uint64_t fs, fe;
@@ -249,10 +292,9 @@ do_trace(struct ctx *c, uint64_t start, uint64_t end, int external,
  * falls through to blocks at lower input offsets, and perf2bolt writes
  * those pairs as BAT gives them) */
 static void
-do_bolted_ft(struct ctx *c, uint64_t start, uint64_t end, uint64_t count)
+do_bolted_ft(struct ctx *c, uint64_t start, const struct bfunc *a,
+    uint64_t end, const struct bfunc *z, uint64_t count)
 {
-	const struct bfunc *a = func_of(c, start), *z = func_of(c, end);
-
 	c->ntraces++;
 	if (a == NULL || z == NULL) {
 		c->noutrange++;
@@ -267,15 +309,17 @@ do_bolted_ft(struct ctx *c, uint64_t start, uint64_t end, uint64_t count)
 }
 
 /* extorigin: 1 external (f, r), 0 internal (F), -1 from the branch
- * source kfrom/from (T, R) */
+ * source kfrom/from (in function bf) (T, R); sf, ef: the functions of s
+ * and e */
 static void
-trace(struct ctx *c, int kfrom, uint64_t from, int extorigin, uint64_t s,
-    uint64_t e, uint64_t count)
+trace(struct ctx *c, int kfrom, uint64_t from, const struct bfunc *bf,
+    int extorigin, uint64_t s, const struct bfunc *sf, uint64_t e,
+    const struct bfunc *ef, uint64_t count)
 {
 	int external;
 
 	if (c->bolted) {
-		do_bolted_ft(c, s, e, count);
+		do_bolted_ft(c, s, sf, e, ef, count);
 		return;
 	}
 	/* Intern when the branch source lies in the function of the
@@ -284,13 +328,10 @@ trace(struct ctx *c, int kfrom, uint64_t from, int extorigin, uint64_t s,
 		external = extorigin;
 	else if (!kfrom)
 		external = 1;
-	else {
-		const struct bfunc *bf = func_of(c, from), *sf = func_of(c, s);
-
+	else
 		external = bf == NULL || bf != sf ||
 		    from - bf->addr >= bf->size;
-	}
-	do_trace(c, s, e, external, count);
+	do_trace(c, s, sf, e, ef, external, count);
 }
 
 static void
@@ -298,6 +339,7 @@ entry(struct ctx *c, const struct pa_entry *e)
 {
 	uint64_t a0 = 0, a1 = 0, a2 = 0;
 	int k0, k1, k2;
+	const struct bfunc *f0, *f1, *f2;
 
 	c->nentries++;
 	switch (e->type) {
@@ -335,20 +377,23 @@ entry(struct ctx *c, const struct pa_entry *e)
 	k0 = e->nloc > 0 && loc_addr(c, &e->loc[0], &a0);
 	k1 = e->nloc > 1 && loc_addr(c, &e->loc[1], &a1);
 	k2 = e->nloc > 2 && loc_addr(c, &e->loc[2], &a2);
+	f0 = k0 ? func_of(c, a0) : NULL;
+	f1 = k1 ? func_of(c, a1) : NULL;
+	f2 = k2 ? func_of(c, a2) : NULL;
 	switch (e->type) {
 	case PA_B:
 		/* a plain address outside every function stays itself, as
 		 * perf2bolt --pa writes it */
-		do_branch(c, k0, a0, k1, a1, e->count, e->mis);
+		do_branch(c, k0, a0, f0, k1, a1, f1, e->count, e->mis);
 		break;
 	case PA_F:
 		if (k0 && k1)
-			trace(c, 0, 0, 0, a0, a1, e->count);
+			trace(c, 0, 0, NULL, 0, a0, f0, a1, f1, e->count);
 		break;
 	case PA_f:
 	case PA_r:
 		if (k0 && k1)
-			trace(c, 0, 0, 1, a0, a1, e->count);
+			trace(c, 0, 0, NULL, 1, a0, f0, a1, f1, e->count);
 		break;
 	case PA_T:
 	case PA_R: {
@@ -362,20 +407,18 @@ entry(struct ctx *c, const struct pa_entry *e)
 		if (!special && !(e->type == PA_R && k0 && br == 0)) {
 			/* the branch; an end outside every function is 0,
 			 * as perf2bolt -p writes it */
-			const struct bfunc *ff = k0 ? func_of(c, a0) : NULL;
-			const struct bfunc *tf = k1 ? func_of(c, a1) : NULL;
-
-			do_branch(c, ff != NULL, ff ? a0 : 0, tf != NULL,
-			    tf ? a1 : 0, e->count, e->has_mis ? e->mis : 0);
+			do_branch(c, f0 != NULL, f0 ? a0 : 0, f0, f1 != NULL,
+			    f1 ? a1 : 0, f1, e->count, e->has_mis ? e->mis : 0);
 		}
 		if (bronly || !k1 || !k2)
 			break;
 		if (special)
-			trace(c, 0, 0, br != PA_BR_ONLY, a1, a2, e->count);
+			trace(c, 0, 0, NULL, br != PA_BR_ONLY, a1, f1, a2, f2,
+			    e->count);
 		else if (e->type == PA_R && br == 0)
-			trace(c, 0, 0, 1, a1, a2, e->count);
+			trace(c, 0, 0, NULL, 1, a1, f1, a2, f2, e->count);
 		else
-			trace(c, k0, a0, -1, a1, a2, e->count);
+			trace(c, k0, a0, f0, -1, a1, f1, a2, f2, e->count);
 		break;
 	}
 	default:
@@ -505,6 +548,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", progname, err);
 		exit(1);
 	}
+	func_index(&c);
 	if (c.eo.buildid_len > 0)
 		hex_encode(c.bid, c.eo.buildid, c.eo.buildid_len);
 	if (c.eo.type == 3 /* ET_DYN */)
@@ -559,5 +603,6 @@ main(int argc, char **argv)
 	free(c.lines.v);
 	free(c.samples.v);
 	free(c.events);
+	free(c.fidx);
 	return 0;
 }

@@ -85,3 +85,10 @@ bolt_same() {
 	check uniform app 0 20000 3 20000
 	bolt_same app 1000
 }
+
+@test "fdatawrite, large program: x86dec's table decoder agrees with Capstone on all its code" {
+	run x86dectest "$LARGE/app" "$LARGE/app-pie"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | grep -c 'known to the table')" -eq 2 ]
+}

@@ -1,0 +1,250 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * x86dec.c: the common x86-64 instructions by table (x86dec.h).  Only
+ * encodings with at most an operand-size prefix (66) and a REX byte are
+ * taken; branches, returns and leave only without either.  Any doubt
+ * returns 0: the caller's disassembler decides.
+ */
+#include "x86dec.h"
+
+static int32_t
+le32(const uint8_t *p)
+{
+	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 |
+	    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+}
+
+/* the bytes of a ModRM operand at p[k] (ModRM, SIB, displacement): the
+ * index after it, or 0 if it runs past n; *rip: RIP-relative */
+static size_t
+modrm(const uint8_t *p, size_t n, size_t k, int *rip)
+{
+	uint8_t m, mod, rm;
+
+	*rip = 0;
+	if (k >= n)
+		return 0;
+	m = p[k++];
+	mod = m >> 6;
+	rm = m & 7;
+	if (mod != 3 && rm == 4) {		/* SIB */
+		if (k >= n)
+			return 0;
+		if (mod == 0 && (p[k] & 7) == 5)
+			k += 4;
+		k++;
+	} else if (mod == 0 && rm == 5) {
+		*rip = 1;
+		k += 4;
+	}
+	if (mod == 1)
+		k += 1;
+	else if (mod == 2)
+		k += 4;
+	return k <= n ? k : 0;
+}
+
+/* done: the instruction ends at k (after an immediate of imm bytes) */
+static int
+done(struct x86d *d, size_t n, size_t k, size_t imm, int kind)
+{
+	if (k == 0 || k + imm > n || k + imm > 15)
+		return 0;
+	d->len = (uint8_t)(k + imm);
+	d->kind = (uint8_t)kind;
+	return 1;
+}
+
+/* the two-byte map (0f xx) at p[k] = xx */
+static int
+map0f(const uint8_t *p, size_t n, size_t k, int plain, int opsz, int rex,
+    struct x86d *d)
+{
+	uint8_t op = p[k], reg;
+	int rip;
+	size_t e;
+
+	if (op >= 0x80 && op <= 0x8f) {		/* jcc rel32 */
+		if (!plain || k + 5 > n)
+			return 0;
+		d->cc = op & 0x0f;
+		d->disp = le32(p + k + 1);
+		return done(d, n, k + 5, 0, X86D_JCC);
+	}
+	if (op >= 0xc8 && op <= 0xcf)		/* bswap */
+		return opsz ? 0 : done(d, n, k + 1, 0, X86D_OTHER);
+	if (k + 1 >= n)
+		return 0;
+	reg = (p[k + 1] >> 3) & 7;
+	e = modrm(p, n, k + 1, &rip);
+	switch (op) {
+	case 0x1f:				/* nop m (Capstone 4 does
+						 * not decode nop r) */
+		if (reg != 0 || rex || (p[k + 1] >> 6) == 3)
+			return 0;
+		return done(d, n, e, 0, X86D_NOP);
+	case 0x10: case 0x11: case 0x28: case 0x29: case 0x2e: case 0x2f:
+	case 0x54: case 0x55: case 0x56: case 0x57: case 0x58: case 0x59:
+	case 0x5c: case 0x5d: case 0x5e: case 0x5f:
+	case 0x6e: case 0x6f: case 0x7e: case 0x7f:
+	case 0x74: case 0x75: case 0x76:
+	case 0xd4: case 0xdb: case 0xdf: case 0xeb: case 0xef: case 0xfa:
+	case 0xfb: case 0xfe:
+	case 0x40: case 0x41: case 0x42: case 0x43: case 0x44: case 0x45:
+	case 0x46: case 0x47: case 0x48: case 0x49: case 0x4a: case 0x4b:
+	case 0x4c: case 0x4d: case 0x4e: case 0x4f:
+	case 0xa3: case 0xa5: case 0xab: case 0xad: case 0xaf: case 0xb0:
+	case 0xb1: case 0xb3: case 0xb6: case 0xb7: case 0xbb: case 0xbc:
+	case 0xbd: case 0xbe: case 0xbf: case 0xc0: case 0xc1:
+		return done(d, n, e, 0, X86D_OTHER);
+	case 0x70: case 0xa4: case 0xac:
+		return done(d, n, e, 1, X86D_OTHER);
+	case 0xba:				/* bt, bts, btr, btc imm8 */
+		return reg >= 4 ? done(d, n, e, 1, X86D_OTHER) : 0;
+	case 0x90: case 0x91: case 0x92: case 0x93: case 0x94: case 0x95:
+	case 0x96: case 0x97: case 0x98: case 0x99: case 0x9a: case 0x9b:
+	case 0x9c: case 0x9d: case 0x9e: case 0x9f:	/* setcc */
+		return reg == 0 ? done(d, n, e, 0, X86D_OTHER) : 0;
+	}
+	return 0;
+}
+
+int
+x86d_decode(const uint8_t *p, size_t n, struct x86d *d)
+{
+	size_t k = 0, e, iz;
+	int opsz = 0, rex = 0, w, plain, rip;
+	uint8_t op, reg;
+
+	d->len = 0;
+	d->kind = X86D_OTHER;
+	d->cc = 0;
+	d->rip = 0;
+	d->disp = 0;
+	if (k < n && p[k] == 0x66) {
+		opsz = 1;
+		k++;
+	}
+	if (k < n && (p[k] & 0xf0) == 0x40)
+		rex = p[k++];
+	if (k >= n)
+		return 0;
+	plain = k == 0;
+	w = (rex & 8) != 0;
+	iz = opsz && !w ? 2 : 4;		/* Iz: imm16 or imm32 */
+	op = p[k++];
+	reg = k < n ? (p[k] >> 3) & 7 : 0;
+	if (op < 0x40) {
+		if (op == 0x0f)
+			return k < n ? map0f(p, n, k, plain, opsz, rex, d) : 0;
+		switch (op & 7) {
+		case 0: case 1: case 2: case 3:
+			return done(d, n, modrm(p, n, k, &rip), 0, X86D_OTHER);
+		case 4:
+			return done(d, n, k, 1, X86D_OTHER);
+		case 5:
+			return done(d, n, k, iz, X86D_OTHER);
+		}
+		return 0;
+	}
+	if (op >= 0x50 && op <= 0x5f)
+		return done(d, n, k, 0, op >= 0x58 ? X86D_POP : X86D_OTHER);
+	if (op >= 0x70 && op <= 0x7f) {		/* jcc rel8 */
+		if (!plain || k >= n)
+			return 0;
+		d->cc = op & 0x0f;
+		d->disp = (int8_t)p[k];
+		return done(d, n, k + 1, 0, X86D_JCC);
+	}
+	if (op >= 0x91 && op <= 0x99)		/* xchg, cwde, cdq */
+		return done(d, n, k, 0, X86D_OTHER);
+	if (op >= 0xb0 && op <= 0xb7)
+		return done(d, n, k, 1, X86D_OTHER);
+	if (op >= 0xb8 && op <= 0xbf)
+		return done(d, n, k, w ? 8 : iz, X86D_OTHER);
+	switch (op) {
+	case 0x63:				/* movsxd */
+		return w ? done(d, n, modrm(p, n, k, &rip), 0, X86D_OTHER) : 0;
+	case 0x68:
+		return done(d, n, k, iz, X86D_OTHER);
+	case 0x6a:
+		return done(d, n, k, 1, X86D_OTHER);
+	case 0x69:
+		return done(d, n, modrm(p, n, k, &rip), iz, X86D_OTHER);
+	case 0x6b: case 0x80: case 0x83:
+		return done(d, n, modrm(p, n, k, &rip), 1, X86D_OTHER);
+	case 0x81:
+		return done(d, n, modrm(p, n, k, &rip), iz, X86D_OTHER);
+	case 0x84: case 0x85: case 0x86: case 0x87: case 0x88: case 0x89:
+	case 0x8a: case 0x8b:
+		return done(d, n, modrm(p, n, k, &rip), 0, X86D_OTHER);
+	case 0x8d:				/* lea: memory only */
+		if (k >= n || (p[k] >> 6) == 3)
+			return 0;
+		e = modrm(p, n, k, &rip);
+		if (!done(d, n, e, 0, X86D_LEA))
+			return 0;
+		if (rip) {
+			d->rip = 1;
+			d->disp = le32(p + e - 4);
+		}
+		return 1;
+	case 0x90:
+		if (rex)
+			return 0;		/* xchg with r8 */
+		return done(d, n, k, 0, X86D_NOP);
+	case 0xa8:
+		return done(d, n, k, 1, X86D_OTHER);
+	case 0xa9:
+		return done(d, n, k, iz, X86D_OTHER);
+	case 0xc0: case 0xc1:
+		return reg != 6 ? done(d, n, modrm(p, n, k, &rip), 1,
+		    X86D_OTHER) : 0;
+	case 0xd0: case 0xd1: case 0xd2: case 0xd3:
+		return reg != 6 ? done(d, n, modrm(p, n, k, &rip), 0,
+		    X86D_OTHER) : 0;
+	case 0xc6:
+		return reg == 0 ? done(d, n, modrm(p, n, k, &rip), 1,
+		    X86D_OTHER) : 0;
+	case 0xc7:
+		return reg == 0 ? done(d, n, modrm(p, n, k, &rip), iz,
+		    X86D_OTHER) : 0;
+	case 0xf6:
+		if (reg == 1)
+			return 0;
+		return done(d, n, modrm(p, n, k, &rip), reg == 0 ? 1 : 0,
+		    X86D_OTHER);
+	case 0xf7:
+		if (reg == 1)
+			return 0;
+		return done(d, n, modrm(p, n, k, &rip), reg == 0 ? iz : 0,
+		    X86D_OTHER);
+	case 0xfe:
+		return reg <= 1 ? done(d, n, modrm(p, n, k, &rip), 0,
+		    X86D_OTHER) : 0;
+	case 0xff:				/* inc, dec, push r/m */
+		return reg <= 1 || reg == 6 ? done(d, n, modrm(p, n, k, &rip),
+		    0, X86D_OTHER) : 0;
+	}
+	if (!plain)
+		return 0;
+	switch (op) {
+	case 0xc3:
+		return done(d, n, k, 0, X86D_RET);
+	case 0xc9:
+		return done(d, n, k, 0, X86D_LEAVE);
+	case 0xcc:
+		return done(d, n, k, 0, X86D_OTHER);
+	case 0xe8: case 0xe9:
+		if (k + 4 > n)
+			return 0;
+		d->disp = le32(p + k);
+		return done(d, n, k + 4, 0, op == 0xe8 ? X86D_CALL : X86D_JMP);
+	case 0xeb:
+		if (k >= n)
+			return 0;
+		d->disp = (int8_t)p[k];
+		return done(d, n, k + 1, 0, X86D_JMP);
+	}
+	return 0;
+}

@@ -1,0 +1,44 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * x86dec.h: a table decoder of the x86-64 instructions compilers emit
+ * most (moves, arithmetic, pushes and pops, direct branches and calls,
+ * returns, NOPs, common SSE moves), for passes over a whole binary where
+ * a full disassembler costs too much.  It knows an instruction for
+ * certain or not at all: for every encoding it accepts, the length and
+ * the kind are those Capstone 4 decodes (tests/tools/x86dectest checks
+ * this over real binaries and random bytes); everything else (other
+ * prefixes, indirect branches, system and rare instructions, VEX and
+ * EVEX) is left to the caller's full disassembler.
+ */
+#ifndef PROFPIPE_X86DEC_H
+#define PROFPIPE_X86DEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+	X86D_OTHER,	/* none of the kinds below (not a branch) */
+	X86D_NOP,	/* 90, 66 90, [66] 0f 1f /0 */
+	X86D_JCC,	/* 7x rel8, 0f 8x rel32 */
+	X86D_JMP,	/* eb rel8, e9 rel32 */
+	X86D_CALL,	/* e8 rel32 */
+	X86D_RET,	/* c3 */
+	X86D_LEA,	/* lea; rip: PC-relative, disp from the next insn */
+	X86D_POP,	/* 58+r */
+	X86D_LEAVE	/* c9 */
+};
+
+struct x86d {
+	uint8_t		len;
+	uint8_t		kind;	/* X86D_* */
+	uint8_t		cc;	/* X86D_JCC: the condition, 0 (o) to 15 (g) */
+	uint8_t		rip;	/* X86D_LEA of a PC-relative address */
+	int64_t		disp;	/* branches: target - next instruction;
+				 * rip: address - next instruction */
+};
+
+/* 1 and *d when p[0, n) starts with an instruction this decoder knows,
+ * else 0 (decode it otherwise) */
+int	 x86d_decode(const uint8_t *p, size_t n, struct x86d *d);
+
+#endif

@@ -1,0 +1,232 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * x86dectest: checks libcommon/x86dec.c against Capstone 4, the
+ * disassembler cfgdis.c takes its rules from: every instruction the table
+ * decoder accepts must have Capstone's length, and the kind cfgdis.c would
+ * give it from Capstone's decoding (branch targets, PC-relative lea
+ * addresses, NOPs, pops, leave, returns; "other" for everything that is
+ * none of those); bytes Capstone cannot decode must not be accepted.
+ *   x86dectest FILE...      a linear sweep over each executable section
+ *                           of each ELF file
+ *   x86dectest -r N SEED [FILE...]
+ *                           every offset of N random bytes (a third of
+ *                           them bytes common in real code), then the
+ *                           files as above
+ * Prints a count per input and each difference; exit 1 on a difference.
+ */
+#include <capstone/capstone.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "x86dec.h"
+
+static csh cs;
+static cs_insn *ci;
+static unsigned long long ninsn, nknown, ndiff;
+
+static const unsigned jcc_ids[16] = {
+	X86_INS_JO, X86_INS_JNO, X86_INS_JB, X86_INS_JAE, X86_INS_JE,
+	X86_INS_JNE, X86_INS_JBE, X86_INS_JA, X86_INS_JS, X86_INS_JNS,
+	X86_INS_JP, X86_INS_JNP, X86_INS_JL, X86_INS_JGE, X86_INS_JLE,
+	X86_INS_JG
+};
+
+/* the kind cfgdis.c's x86_classify gives Capstone's decoding, or -1 for
+ * a kind x86dec never returns (the caller then must not accept it) */
+static int
+cs_kind(const cs_insn *c)
+{
+	unsigned id = c->id;
+	int k;
+
+	if (id == X86_INS_NOP || (c->size == 2 && c->bytes[0] == 0x66 &&
+	    c->bytes[1] == 0x90))
+		return X86D_NOP;
+	for (k = 0; k < 16; k++)
+		if (id == jcc_ids[k])
+			return X86D_JCC;
+	switch (id) {
+	case X86_INS_JMP: return X86D_JMP;
+	case X86_INS_CALL: return X86D_CALL;
+	case X86_INS_RET: return X86D_RET;
+	case X86_INS_LEA: return X86D_LEA;
+	case X86_INS_POP: return X86D_POP;
+	case X86_INS_LEAVE: return X86D_LEAVE;
+	case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JRCXZ:
+	case X86_INS_LOOP: case X86_INS_LOOPE: case X86_INS_LOOPNE:
+	case X86_INS_RETF: case X86_INS_RETFQ: case X86_INS_IRET:
+	case X86_INS_IRETD: case X86_INS_IRETQ: case X86_INS_UD2:
+	case X86_INS_HLT:
+		return -1;
+	}
+	return X86D_OTHER;
+}
+
+static void
+show(const char *what, const char *why, uint64_t addr, const uint8_t *p,
+    size_t n)
+{
+	size_t k;
+
+	printf("%s: 0x%llx:", what, (unsigned long long)addr);
+	for (k = 0; k < n && k < 15; k++)
+		printf(" %02x", p[k]);
+	printf(": %s\n", why);
+	ndiff++;
+}
+
+/* one instruction start: p[0, n) at address addr; the length Capstone
+ * decodes (0 if it cannot) */
+static size_t
+check(const char *what, const uint8_t *p, size_t n, uint64_t addr)
+{
+	struct x86d d;
+	const uint8_t *q = p;
+	size_t left = n, len = 0;
+	uint64_t a = addr;
+	int known = x86d_decode(p, n, &d), ok;
+
+	ok = cs_disasm_iter(cs, &q, &left, &a, ci);
+	if (ok) {
+		len = ci->size;
+		ninsn++;
+	}
+	if (!known)
+		return len;
+	nknown++;
+	if (!ok) {
+		show(what, "accepted, Capstone cannot decode it", addr, p, n);
+		return 0;
+	}
+	if (d.len != ci->size) {
+		char m[256];
+
+		snprintf(m, sizeof(m), "length %u, Capstone %u (%s %s)",
+		    d.len, ci->size, ci->mnemonic, ci->op_str);
+		show(what, m, addr, p, n);
+		return len;
+	}
+	if (cs_kind(ci) != d.kind) {
+		char m[256];
+
+		snprintf(m, sizeof(m), "kind %u, Capstone %d (%s %s)", d.kind,
+		    cs_kind(ci), ci->mnemonic, ci->op_str);
+		show(what, m, addr, p, n);
+		return len;
+	}
+	if (d.kind == X86D_JCC && ci->id != jcc_ids[d.cc & 15])
+		show(what, "condition", addr, p, n);
+	if (d.kind == X86D_JCC || d.kind == X86D_JMP || d.kind == X86D_CALL) {
+		const cs_x86 *x = &ci->detail->x86;
+
+		if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM ||
+		    (uint64_t)x->operands[0].imm != addr + d.len +
+		    (uint64_t)d.disp)
+			show(what, "branch target", addr, p, n);
+	}
+	if (d.kind == X86D_LEA) {
+		const cs_x86 *x = &ci->detail->x86;
+		int rip = x->op_count == 2 && x->operands[1].type == X86_OP_MEM &&
+		    x->operands[1].mem.base == X86_REG_RIP &&
+		    x->operands[1].mem.index == X86_REG_INVALID;
+
+		if (rip != d.rip || (rip && x->operands[1].mem.disp != d.disp))
+			show(what, "PC-relative lea", addr, p, n);
+	}
+	return len;
+}
+
+static void
+sweep(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	unsigned long long n0 = ninsn, k0 = nknown;
+
+	if (fd == -1 || (elf = elf_begin(fd, ELF_C_READ, NULL)) == NULL) {
+		fprintf(stderr, "x86dectest: %s: cannot read\n", path);
+		exit(2);
+	}
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		Elf_Data *dd;
+		const uint8_t *p;
+		size_t o, len;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) ||
+		    (dd = elf_getdata(scn, NULL)) == NULL || dd->d_buf == NULL)
+			continue;
+		p = dd->d_buf;
+		for (o = 0; o < dd->d_size; o += len ? len : 1)
+			len = check(path, p + o, dd->d_size - o, sh.sh_addr + o);
+	}
+	printf("%s: %llu instructions, %llu (%.1f%%) known to the table\n",
+	    path, ninsn - n0, nknown - k0,
+	    ninsn > n0 ? 100.0 * (double)(nknown - k0) / (double)(ninsn - n0) : 0.0);
+	elf_end(elf);
+	close(fd);
+}
+
+static uint64_t rs;
+
+static uint64_t
+rnd(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return rs;
+}
+
+int
+main(int argc, char **argv)
+{
+	int i;
+
+	prog_init(argc, argv);
+	elf_version(EV_CURRENT);
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return 2;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	ci = cs_malloc(cs);
+	if (argc >= 4 && strcmp(argv[1], "-r") == 0) {
+		size_t n = (size_t)strtoull(argv[2], NULL, 0), o;
+		uint8_t *b = xcalloc(n + 16, 1);
+		/* byte values that make the table's encodings likely */
+		static const uint8_t hot[] = { 0x0f, 0x1f, 0x40, 0x41, 0x48,
+		    0x49, 0x4c, 0x66, 0x8b, 0x89, 0x8d, 0x83, 0x81, 0xc7, 0xf7,
+		    0xff, 0xe8, 0xe9, 0xeb, 0x74, 0x84, 0x85, 0x05, 0x25, 0x44,
+		    0x24, 0x00, 0x90, 0xc3, 0xb8 };
+
+		rs = strtoull(argv[3], NULL, 0) * 2 + 1;
+		for (o = 0; o < n; o++)
+			b[o] = (uint8_t)(rnd() % 3 ? rnd() :
+			    hot[rnd() % sizeof(hot)]);
+		for (o = 0; o < n; o++)
+			check("random", b + o, n - o, 0x400000 + o);
+		printf("random: %llu offsets decoded, %llu known to the table\n",
+		    ninsn, nknown);
+		free(b);
+		for (i = 4; i < argc; i++)
+			sweep(argv[i]);
+	} else {
+		if (argc < 2)
+			prog_usage_error("usage: x86dectest FILE... | "
+			    "-r N SEED [FILE...]");
+		for (i = 1; i < argc; i++)
+			sweep(argv[i]);
+	}
+	cs_free(ci, 1);
+	cs_close(&cs);
+	if (ndiff > 0)
+		printf("%llu differences\n", ndiff);
+	return ndiff > 0;
+}
