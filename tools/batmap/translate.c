@@ -56,6 +56,7 @@ static struct {
 	uint64_t	in, branches, traces, samples;
 	uint64_t	ret, unknown, longrange, invalid, nobat, nopairs;
 	uint64_t	nomatch, pairs, passed, beyond, ftpairs, brpairs;
+	uint64_t	unmatched;
 } st;
 
 static uint64_t
@@ -363,6 +364,47 @@ next_block(const struct ctx *c, size_t h, uint64_t from, uint64_t to)
 	    lo < c->blkidx[h + 1] - c->blkidx[h] && v[lo] == to;
 }
 
+/* is the input binary the one BOLT optimized: the functions with tables
+ * have functions of their names in the input, and every input offset in
+ * their tables (their blocks' and branches', their cold fragments' too)
+ * lies within that function.  Dies naming what does not. */
+static void
+check_input(struct ctx *c, const char *inpath)
+{
+	const struct bat *t = &c->b->bat;
+	const struct bat_frag *f;
+	const struct bfunc *bf, *in;
+	size_t i, j, nfound = 0, nnamed = 0;
+
+	for (i = 0; i < t->nfrag; i++) {
+		f = &t->frag[i];
+		if ((bf = functab_find(&c->bo.ft, t->frag[f->parent].addr)) ==
+		    NULL || bf->addr != t->frag[f->parent].addr)
+			continue;
+		nnamed++;
+		if ((in = input_func(c, bf)) == NULL)
+			continue;
+		nfound++;
+		for (j = 0; j < f->nent; j++)
+			if (f->ent[j].in >= in->maxsize)
+				die(inpath, "not the input of %s: its function "
+				    "%s has %llu bytes, the tables of %s map "
+				    "0x%llx to offset 0x%x of it", c->b->path,
+				    bf->filename, (unsigned long long)in->maxsize,
+				    c->b->path, (unsigned long long)
+				    bat_entry_addr(f, &f->ent[j]), f->ent[j].in);
+	}
+	/* fragments, so a function with cold parts counts more than once;
+	 * an input that lacks most of them is another program (one that
+	 * lacks a few may be a rebuild: their entries are dropped, -v
+	 * counts them) */
+	if (nnamed > 0 && (nnamed - nfound) * 2 > nnamed)
+		die(inpath, "not the input of %s: %zu of its %zu fragments "
+		    "with tables belong to functions of names it lacks",
+		    c->b->path, nnamed - nfound, nnamed);
+	st.unmatched = nnamed - nfound;
+}
+
 /* the function DataAggregator credits an address of the BOLTed binary
  * to: the containing function, or its BAT parent */
 static const struct bfunc *
@@ -620,6 +662,7 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 	c.mapped = xcalloc(c.bo.ft.n ? c.bo.ft.n : 1, 1);
 	index_locals(&c);
 	index_blocks(&c);
+	check_input(&c, inpath);
 	if (pa_open(&c.r, prof) == -1)
 		die(prof ? prof : "<stdin>", "%s", strerror(errno));
 	/* input locations: bare, or with the input's build-id when the
@@ -691,6 +734,10 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 		    (unsigned long long)st.samples,
 		    (unsigned long long)st.nomatch, inpath,
 		    (unsigned long long)st.beyond, (unsigned long long)tabn);
+	if (vflag && st.unmatched)
+		fprintf(stderr, "%s: %llu fragments with tables belong to "
+		    "functions of names %s lacks\n", progname,
+		    (unsigned long long)st.unmatched, inpath);
 	pa_close(&c.r);
 	functab_free(&c.bo.ft);
 	functab_free(&c.in.ft);
