@@ -24,7 +24,7 @@ override CPPFLAGS += -D_GNU_SOURCE -Ilibcommon
 LDLIBS_perfdecode = -lzstd -pthread
 LDLIBS_preagg     = -lelf -lz -pthread
 LDLIBS_prfraw2idx = -lz
-LDLIBS_bbmap      = -lelf
+LDLIBS_bbmap      = -lelf -lcapstone
 LDLIBS_batmap     = -lelf -lz
 LDLIBS_fdatawrite = -lelf -lz -lcapstone
 LDLIBS_yamlwrite  = -lyaml -lcapstone -lelf -lz
@@ -49,6 +49,7 @@ TESTLIBS_brtrace = -lcapstone
 TESTLIBS_cfgwalk = -lcapstone
 TESTLIBS_cfgtest = -lcapstone
 TESTLIBS_x86dectest = -lcapstone
+TESTLIBS_bbcfgtest = -lcapstone
 
 all: $(BINS)
 

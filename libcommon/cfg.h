@@ -6,6 +6,10 @@
  * compiler's SHT_LLVM_BB_ADDR_MAP.  Blocks are in address order and
  * cover [0, size) of the function without gaps or overlaps, except that
  * a source may leave bytes in no block (BOLT's [Size, MaxSize) padding).
+ * bbcfg.c (bbcfg.h) builds it from the map: there the compiler's padding
+ * and, in a split function, the bytes between its parts are in no block,
+ * addr is the lowest part's, and the entry block is the one flagged
+ * CFG_ENTRY.
  */
 #ifndef PROFPIPE_CFG_H
 #define PROFPIPE_CFG_H
@@ -22,6 +26,14 @@
 				 * block (BOLT: a fall-through edge;
 				 * bb-addr-map: CanFallThrough) */
 #define CFG_ENDS_TAIL	0x20u	/* ... a tail call */
+#define CFG_ENDS_INDIRECT 0x40u	/* ... an indirect branch (bb-addr-map:
+				 * HasIndirectBranch) */
+#define CFG_SUCCS_KNOWN	0x80u	/* the successors are all the source's
+				 * (bb-addr-map: from the PGO analysis
+				 * map's branch probabilities; without,
+				 * only the fall-through is known) */
+#define CFG_LAST_UNKNOWN 0x100u	/* the source does not know the last
+				 * instruction: last is end (bb-addr-map) */
 
 struct cfg_block {
 	uint64_t	start, end;	/* offsets from the function's start */

@@ -36,6 +36,9 @@ const char *bin_name(const struct bin *, uint64_t addr, uint32_t text);
 /* map.c: what became of the profile's weight */
 struct mapstat {
 	uint64_t	br, br_edges, br_midblock, br_unmapped;
+	uint64_t	br_checked;	/* branch edges inside a function
+					 * whose graph knows all successors */
+	uint64_t	br_notsucc;	/* ... to a block not among them */
 	uint64_t	ft, ft_edges, ft_inblock, ft_noft, ft_unmapped;
 	uint64_t	samples, samples_mapped;
 	uint64_t	loose;		/* weight dropped with an end in a

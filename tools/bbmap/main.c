@@ -134,6 +134,12 @@ report(const struct mapstat *s, double threshold, int quiet)
 		    share(s->ft_inblock, s->ft), s->ft_noft,
 		    share(s->ft_noft, s->ft), s->ft_unmapped,
 		    share(s->ft_unmapped, s->ft));
+		if (s->br_checked)
+			fprintf(stderr, "%s: branches inside functions checked "
+			    "against the compiler's successors %" PRIu64 ": not "
+			    "a successor %" PRIu64 " (%.1f%%)\n", progname,
+			    s->br_checked, s->br_notsucc,
+			    share(s->br_notsucc, s->br_checked));
 		fprintf(stderr, "%s: loose ends %" PRIu64 "\n", progname,
 		    s->loose);
 	}

@@ -8,8 +8,12 @@
  * block, or into the middle of a block, a return; a return from outside
  * the function that lands on a block start came back from a call ending
  * the previous block, and is redirected there with a synthesized
- * fall-through; fall-through ranges are walked block to block while each
- * block can fall through.  Block counts are Propeller's node frequency.
+ * fall-through; fall-through ranges are walked block to block along the
+ * function's graph (libcommon/bbcfg.c: the map's CanFallThrough and the
+ * successors of its PGO analysis map), while each block falls through to
+ * the next.  Branch edges inside a function whose graph knows all
+ * successors are checked against them.  Block counts are Propeller's
+ * node frequency.
  */
 #include <err.h>
 #include <gelf.h>
@@ -19,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bbcfg.h"
 #include "bbmap.h"
 #include "pa.h"
 
@@ -45,6 +50,9 @@ struct mapper {
 	struct blk	*blks;
 	size_t		 nblks;
 	uint32_t	*bbfunc, *bbrange;
+	uint32_t	*bbnode;	/* the block's index in its function's
+					 * graph */
+	struct cfg	*g;		/* per function */
 	uint64_t	*bbaddr;
 	uint64_t	*samples;
 	struct edge	*edges;
@@ -70,6 +78,7 @@ static void
 index_blocks(const struct bin *b)
 {
 	const struct bam_map *m = &b->map;
+	uint32_t *order;
 	size_t f, r, k, n = 0;
 
 	M.b = b;
@@ -78,8 +87,15 @@ index_blocks(const struct bin *b)
 	M.bbaddr = xcalloc(m->nbbs + 1, sizeof(*M.bbaddr));
 	M.samples = xcalloc(m->nbbs + 1, sizeof(*M.samples));
 	M.blks = xcalloc(m->nbbs + 1, sizeof(*M.blks));
+	M.bbnode = xcalloc(m->nbbs + 1, sizeof(*M.bbnode));
+	M.g = xcalloc(m->nfuncs + 1, sizeof(*M.g));
+	order = xcalloc(m->nbbs + 1, sizeof(*order));
 	for (f = 0; f < m->nfuncs; f++) {
 		const struct bam_func *fn = &m->funcs[f];
+
+		bbcfg_build(m, f, &M.g[f], order, NULL);
+		for (k = 0; k < M.g[f].nblocks; k++)
+			M.bbnode[order[k]] = (uint32_t)k;
 
 		for (r = fn->range; r < fn->range + fn->nrange; r++) {
 			const struct bam_range *rg = &m->ranges[r];
@@ -95,6 +111,7 @@ index_blocks(const struct bin *b)
 			}
 		}
 	}
+	free(order);
 	M.nblks = n;
 	qsort(M.blks, n, sizeof(*M.blks), blkcmp);
 	if (b->eo.buildid_len)
@@ -185,6 +202,20 @@ found:
 	e->mis += mis;
 }
 
+/* is block j a successor of block i in g (cfg_is_succ, which lives in
+ * cfgdis.c with the disassembler) */
+static int
+is_succ(const struct cfg *g, uint32_t i, uint32_t j)
+{
+	const struct cfg_block *c = &g->blocks[i];
+	uint32_t k;
+
+	for (k = 0; k < c->nsucc; k++)
+		if (g->succs[c->succ + k] == j)
+			return 1;
+	return 0;
+}
+
 static uint64_t
 funcaddr(uint32_t f)
 {
@@ -272,6 +303,18 @@ branch(int fromok, uint64_t from, int took, uint64_t to, uint64_t w,
 		kind = 4;
 	else
 		kind = 0;
+	if (kind == 0) {
+		/* a branch inside the function: when the graph knows the
+		 * block's successors, is it one */
+		const struct cfg *g = &M.g[tf];
+		uint32_t n = M.bbnode[fb];
+
+		if (g->blocks[n].flags & CFG_SUCCS_KNOWN) {
+			st->br_checked += w;
+			if (!is_succ(g, n, M.bbnode[tb]))
+				st->br_notsucc += w;
+		}
+	}
 	add_edge(fb, tb, kind, w, mis);
 	st->br_edges += w;
 }
@@ -280,7 +323,8 @@ static void
 fallthrough(int sok, uint64_t s, int eok, uint64_t e, uint64_t w)
 {
 	struct mapstat *st = M.st;
-	uint32_t a, b, i;
+	const struct cfg *g;
+	uint32_t a, b, i, n;
 
 	st->ft += w;
 	a = sok ? find(s, TO) : NONE;
@@ -295,18 +339,22 @@ fallthrough(int sok, uint64_t s, int eok, uint64_t e, uint64_t w)
 		st->ft_inblock += w;
 		return;
 	}
-	/* CanFallThrough: one range, forward, every block falls through */
+	/* one range, forward, and every block falls through to the next:
+	 * in the graph, blocks of one range follow each other */
 	if (a > b || M.bbrange[a] != M.bbrange[b]) {
 		st->ft_noft += w;
 		st->loose += 2 * w;
 		return;
 	}
-	for (i = a; i < b; i++)
-		if (!(md(i) & BAM_MD_FALLS)) {
+	g = &M.g[M.bbfunc[a]];
+	for (i = a; i < b; i++) {
+		n = M.bbnode[i];
+		if (!(g->blocks[n].flags & CFG_FALLS) || !is_succ(g, n, n + 1)) {
 			st->ft_noft += w;
 			st->loose += 2 * w;
 			return;
 		}
+	}
 	for (i = a; i < b; i++)
 		add_edge(i, i + 1, 1, w, 0);
 	st->ft_edges += w;
@@ -523,10 +571,16 @@ map_write(const struct bin *b, FILE *fp, int pgo, char **events, size_t nevents)
 void
 map_free(void)
 {
+	size_t i;
+
 	free(M.blks);
 	free(M.bbfunc);
 	free(M.bbrange);
 	free(M.bbaddr);
+	free(M.bbnode);
+	for (i = 0; M.g && i < M.b->map.nfuncs; i++)
+		cfg_free(&M.g[i]);
+	free(M.g);
 	free(M.samples);
 	free(M.edges);
 	memset(&M, 0, sizeof(M));
