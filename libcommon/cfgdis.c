@@ -57,6 +57,7 @@ struct cfgdis {
 	csh		 cs;		/* with operand details */
 	csh		 csn;		/* without: the decoding pass */
 	const uint8_t	**secdata;	/* contents of each ft->secs, or NULL */
+	const struct fsec *lastsec;	/* sec_bytes' last section */
 	/* relocation mode: static relocations, by offset */
 	struct reloc	*rel;
 	size_t		 nrel;
@@ -79,13 +80,20 @@ struct cfgdis {
 /* ------------------------------------------------------------------ */
 
 static const uint8_t *
-sec_bytes(const struct cfgdis *d, uint64_t a, uint64_t *avail)
+sec_bytes(struct cfgdis *d, uint64_t a, uint64_t *avail)
 {
-	const struct fsec *s = functab_section(d->ft, a);
+	const struct fsec *s = d->lastsec;
 	size_t i;
 
-	if (s == NULL)
-		return NULL;
+	/* most look-ups are in the section of the one before (kept when
+	 * no section after it overlaps it: functab_section's choice) */
+	if (s == NULL || a < s->addr || a - s->addr >= s->size) {
+		if ((s = functab_section(d->ft, a)) == NULL)
+			return NULL;
+		i = (size_t)(s - d->ft->secs);
+		d->lastsec = i + 1 == d->ft->nsecs ||
+		    d->ft->secs[i + 1].addr >= s->addr + s->size ? s : NULL;
+	}
 	i = (size_t)(s - d->ft->secs);
 	if (d->secdata[i] == NULL)
 		return NULL;
@@ -574,12 +582,49 @@ insn_at(const struct fbuild *b, uint64_t off)
 	return lo < b->nin && b->in[lo].off == off ? (long)lo : -1;
 }
 
-static int
-u64cmp(const void *a, const void *b)
+/* v[0, n) in ascending order: quicksort, insertion sort for short runs
+ * (qsort's callbacks cost more than the sorting of these short lists) */
+static void
+sort64(uint64_t *v, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	while (n > 16) {
+		uint64_t p, t;
+		size_t i = 0, j = n - 1, m = n / 2;
 
-	return x < y ? -1 : x > y;
+		/* median of three as the pivot */
+		if (v[m] < v[0]) { t = v[m]; v[m] = v[0]; v[0] = t; }
+		if (v[j] < v[0]) { t = v[j]; v[j] = v[0]; v[0] = t; }
+		if (v[j] < v[m]) { t = v[j]; v[j] = v[m]; v[m] = t; }
+		p = v[m];
+		for (;;) {
+			while (v[i] < p)
+				i++;
+			while (p < v[j])
+				j--;
+			if (i >= j)
+				break;
+			t = v[i]; v[i] = v[j]; v[j] = t;
+			i++;
+			j--;
+		}
+		/* [0, j] <= p <= [j + 1, n): recurse into the shorter */
+		if (j + 1 < n - j - 1) {
+			sort64(v, j + 1);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			sort64(v + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		size_t j = i;
+
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 }
 
 static size_t
@@ -589,7 +634,7 @@ uniq(uint64_t *v, size_t n)
 
 	if (n == 0)
 		return 0;
-	qsort(v, n, sizeof(*v), u64cmp);
+	sort64(v, n);
 	for (i = j = 1; i < n; i++)
 		if (v[i] != v[j - 1])
 			v[j++] = v[i];
@@ -1057,7 +1102,8 @@ decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *nout)
 			left -= in.size;
 			addr += in.size;
 			off += in.size;
-			xgrow(&v, &cap, nin + 1, sizeof(*v));
+			if (nin == cap)
+				xgrow(&v, &cap, nin + 1, sizeof(*v));
 			v[nin++] = in;
 			continue;
 		}
@@ -1097,7 +1143,8 @@ decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *nout)
 				break;
 			}
 		}
-		xgrow(&v, &cap, nin + 1, sizeof(*v));
+		if (nin == cap)
+			xgrow(&v, &cap, nin + 1, sizeof(*v));
 		v[nin++] = in;
 	}
 	cs_free(ci, 1);

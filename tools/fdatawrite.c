@@ -144,6 +144,7 @@ struct ctx {
 	size_t		 nfidx;
 	uint64_t	 faddr;
 	unsigned	 fshift;
+	char		**fnames;	/* put_func's, by function */
 	/* events seen in E entries, in order */
 	const char	**events;
 	size_t		 nevents, capevents;
@@ -426,18 +427,44 @@ entry(struct ctx *c, const struct pa_entry *e)
 	}
 }
 
+/* "1 name " of function f (index + 1) as fdata writes it (names escaped
+ * by functab_put_name's rule), made once per function */
 static void
-put_loc(struct wbuf *w, const struct ctx *c, uint32_t f, uint64_t off)
+put_func(struct wbuf *w, struct ctx *c, uint32_t f)
+{
+	const struct bfunc *b = &c->ft.f[f - 1];
+	const char *n = c->bolted ? b->filename : b->name, *q;
+	char *e;
+	size_t len;
+
+	if (c->fnames == NULL)
+		c->fnames = xcalloc(c->ft.n + 1, sizeof(*c->fnames));
+	if ((e = c->fnames[f - 1]) == NULL) {
+		len = strlen(n);
+		for (q = n; *q; q++)
+			len += *q == ' ' || *q == '\\';
+		e = c->fnames[f - 1] = xmalloc(len + 4);
+		*e++ = '1';
+		*e++ = ' ';
+		for (q = n; *q; q++) {
+			if (*q == ' ' || *q == '\\')
+				*e++ = '\\';
+			*e++ = *q;
+		}
+		*e++ = ' ';
+		*e = '\0';
+		e = c->fnames[f - 1];
+	}
+	wb_puts(w, e);
+}
+
+static void
+put_loc(struct wbuf *w, struct ctx *c, uint32_t f, uint64_t off)
 {
 	if (f == 0)
 		wb_puts(w, "0 [unknown] ");
-	else {
-		const struct bfunc *b = &c->ft.f[f - 1];
-
-		wb_puts(w, "1 ");
-		functab_put_name(w, c->bolted ? b->filename : b->name);
-		wb_putc(w, ' ');
-	}
+	else
+		put_func(w, c, f);
 	wb_hex(w, off);
 }
 
@@ -567,6 +594,10 @@ main(int argc, char **argv)
 	out_open(&out, outpath);
 	write_fdata(&c, out.fp);
 	out_commit(&out);
+	if (c.fnames != NULL)
+		for (size_t i = 0; i < c.ft.n; i++)
+			free(c.fnames[i]);
+	free(c.fnames);
 	st = cfgdis_stats(c.cd);
 	if (st->undecodable > 0)
 		fprintf(stderr, "%s: %llu functions with instructions Capstone "
