@@ -1,14 +1,15 @@
 #!/bin/sh
-# bbmap.sh: bbmap --dump against llvm-readobj-19 --bb-addr-map on a large
-# clang-19 program, and bbmap mapping a large branch-stack profile.
+# bbmap.sh: bbmap --dump against llvm-readobj-19 --bb-addr-map on the
+# large program compiled from source with -fbasic-block-address-map, and
+# bbmap mapping a large branch-stack profile onto its blocks.
 #
-# The large program of the other benches (tests/large/build-large.sh) is
-# Debian's gcc-built static libraries under a small clang driver: its
-# basic-block address map would cover the driver only.  So this bench
-# builds its own: objdump from Debian's binutils-source 2.40 (bfd,
-# opcodes, libiberty, libsframe, libctf and objdump; 5 to 30 minutes on
-# 2 cores depending on the load, once, into build/large-bbmap), all compiled by clang-19 -O2
-# -fbasic-block-address-map, one binary with a map of every function.
+# The program: tests/large/build-large-src.sh's objdump-bb (GNU objdump
+# from Debian's binutils-source 2.40, every file compiled by clang-19 -O2
+# -fbasic-block-address-map, about 2170 functions with a map each, 1 MB of
+# .text; built once into build/large, shared with make check-large; 7
+# minutes of CPU the first time).  (The other benches' large program,
+# tests/large/build-large.sh, is gcc-built libraries under a small clang
+# driver: its map would cover the driver only.)
 # The profile: NSAMPLES samples of 32-deep branch stacks that follow
 # objdump's real control flow (tests/tools/cfgwalk, skewed, seed 1),
 # through perfdecode | preagg.  The --dump output is checked equal to
@@ -18,27 +19,7 @@ set -e
 . "$(dirname "$0")/lib.sh"
 NSAMPLES=${NSAMPLES:-100000}
 make -s -C "$top" all testbins
-big=$top/build/large-bbmap
-src=/usr/src/binutils/binutils-2.40.tar.xz
-[ -f "$src" ] || { echo "bbmap.sh: $src missing (apt-get install binutils-source)" >&2; exit 1; }
-# the build recipe's version and the source tarball
-stamp=$( (echo objdump-bbaddrmap-1; cat "$src") | sha256sum | cut -c1-64)
-if [ ! -f "$big/stamp" ] || [ "$(cat "$big/stamp")" != "$stamp" ]; then
-	echo "building objdump from binutils-source with clang-19 -fbasic-block-address-map (once)"
-	rm -rf "$big"
-	mkdir -p "$big/src"
-	tar -C "$big/src" --strip-components=1 -xJf "$src"
-	(cd "$big/src" &&
-	    CC=$L/clang CFLAGS="-O2 -fbasic-block-address-map" ./configure \
-	    --disable-gdb --disable-gdbserver --disable-sim --disable-gprofng \
-	    --disable-nls --disable-werror --disable-gold --disable-ld \
-	    --without-zstd --without-debuginfod > ../configure.log 2>&1 &&
-	    make -j"$(nproc)" configure-binutils all-libiberty all-bfd \
-	    all-opcodes all-libsframe all-libctf > ../make.log 2>&1 &&
-	    make -C binutils -j"$(nproc)" objdump >> ../make.log 2>&1)
-	cp "$big/src/binutils/objdump" "$big/objdump"
-	echo "$stamp" > "$big/stamp"
-fi
+PROFPIPE_TESTBIN=$T "$top/tests/large/build-large-src.sh" "$top/build/large"
 # cpu CMD: CPU time (user + system) of CMD in ms, the mean of $REPS runs,
 # which a loaded shared machine disturbs less than wall time
 cpu() {
@@ -48,12 +29,12 @@ cpu() {
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-cp "$big/objdump" app
+cp "$top/build/large/objdump-bb" app
 $B/bbmap --dump app > b.txt
 secsize() {	# secsize NAME: the size of section NAME of app, decimal
 	echo $((0x$($L/llvm-readelf -S -W app | awk -v n="$1" '$2 == n { print $6 }')))
 }
-echo "input: objdump (binutils 2.40, clang-19 -O2 -fbasic-block-address-map):" \
+echo "input: objdump-bb (binutils 2.40, clang-19 -O2 -fbasic-block-address-map):" \
     "$(grep -c '^function' b.txt) functions, $(grep -c '^block' b.txt) blocks," \
     ".text $(secsize .text) bytes, .llvm_bb_addr_map $(secsize .llvm_bb_addr_map) bytes"
 cat app > /dev/null

@@ -192,3 +192,13 @@ bbcfg_build(const struct bam_map *m, size_t fi, struct cfg *g, uint32_t *bbout,
 	free(pos);
 	free(byid);
 }
+
+void
+bbcfg_free(struct cfg *g)
+{
+	free(g->blocks);
+	free(g->succs);
+	g->blocks = NULL;
+	g->succs = NULL;
+	g->nblocks = g->nsuccs = 0;
+}

@@ -43,8 +43,13 @@ struct bbcfg_stats {
  * (g->nblocks entries; the caller gives m->funcs[fi].nbb of room).  A
  * function with no decoded block (OmitBBEntries, or a count of 0) has
  * none and is not simple (why says so).  st, if not NULL, is added to.
+ * bbcfg_free or cfg_free releases the graph.
  */
 void	 bbcfg_build(const struct bam_map *m, size_t fi, struct cfg *g,
 	    uint32_t *bb, struct bbcfg_stats *st);
+/* cfg_free's work: cfg_free lives with the disassembler's graphs in
+ * cfgdis.c, and a program that calls it links Capstone, whose load-time
+ * relocations cost more than bbmap --dump's whole decoding */
+void	 bbcfg_free(struct cfg *g);
 
 #endif

@@ -579,7 +579,7 @@ map_free(void)
 	free(M.bbaddr);
 	free(M.bbnode);
 	for (i = 0; M.g && i < M.b->map.nfuncs; i++)
-		cfg_free(&M.g[i]);
+		bbcfg_free(&M.g[i]);
 	free(M.g);
 	free(M.samples);
 	free(M.edges);
