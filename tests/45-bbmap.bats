@@ -378,31 +378,6 @@ same_as_readobj() {
 	grep -q '^block [0-9a-f]* [0-9a-f]* [0-9]* N\?F ->$' "$B/eh-split.cfg"
 }
 
-# flow_check BB ERR EVENTS: Σ|in - out| over blocks is within the bound
-# profpipe-bb(5) derives, 2 x stacks + loose ends, and the bound is small
-# against the flow; prints "imbalance bound total"
-flow_check() {
-	python3 - "$@" <<'PY'
-import collections, re, sys
-bb, err, events = sys.argv[1:4]
-inn, out = collections.Counter(), collections.Counter()
-for l in open(bb):
-    f = l.split()
-    if f and f[0] == "edge":
-        c = int(f[6])
-        if f[2] != "-":
-            out[(f[2], f[3])] += c
-        inn[(f[4], f[5])] += c
-imb = sum(abs(inn[b] - out[b]) for b in set(inn) | set(out))
-loose = int(re.search(r"loose ends (\d+)", open(err).read()).group(1))
-stacks = sum(1 for l in open(events) if l.startswith("sample"))
-bound = 2 * stacks + loose
-total = sum(inn.values())
-print(imb, bound, total)
-sys.exit(0 if imb <= bound and bound * 4 < total and stacks > 100 else 1)
-PY
-}
-
 @test "bbmap: a real branch trace (brtrace) of a clang-19 PIE: flow conservation, real successors, every input form" {
 	need_tool "$L/llvm-objdump"
 	cp "$B/flow" "$B/flow0" .
@@ -421,7 +396,7 @@ PY
 	cat cur.err
 	[ "$(sed -n 1p cur.bb)" = "# profpipe-bb 1" ]
 	# flow conservation within 2 x stacks + loose ends
-	run flow_check cur.bb cur.err flow.events
+	run python3 "$D/flowcheck.py" cur.bb cur.err flow.events
 	echo "imbalance bound total: $output"
 	[ "$status" -eq 0 ]
 	# every edge a real successor, of every kind
@@ -472,35 +447,7 @@ PY
 	bbmap flowd cc.pa > cc.bb 2> cc.err
 	cat cc.err
 	bbmap --dump flowd > d.txt
-	python3 - <<'PY'
-import collections
-ranges = []
-base = None
-for l in open("d.txt"):
-    f = l.split()
-    if f[0] == "range":
-        base = int(f[1], 16)
-    elif f[0] == "block":
-        ranges.append((base + int(f[2], 16), int(f[3], 16)))
-s = collections.Counter()
-for l in open("cc.pa"):
-    f = l.split()
-    if f[0] == "S" and ":" not in f[1]:
-        s[int(f[1], 16)] += int(f[2])
-want = {}
-for start, size in ranges:
-    n = sum(c for a, c in s.items() if start <= a < start + size)
-    if n:
-        want[start] = n
-got = {}
-for l in open("cc.bb"):
-    f = l.split()
-    if f[0] == "block" and int(f[6]):
-        got[int(f[3], 16)] = int(f[6])
-assert len(want) > 5 and sum(want.values()) > 100, want
-assert got == want, (got, want)
-print(len(want), "blocks,", sum(want.values()), "samples")
-PY
+	python3 "$D/samplecheck.py" d.txt cc.pa cc.bb
 	grep -q "^bbmap: samples [0-9]*: in blocks" cc.err
 }
 
