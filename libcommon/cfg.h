@@ -111,6 +111,10 @@ struct cfgdis *cfgdis_open(struct elfobj *, const struct functab *,
 void	 cfgdis_prepare(struct cfgdis *);
 /* the graph of function i of the table (never NULL for a valid i) */
 const struct cfg *cfgdis_get(struct cfgdis *, size_t i);
+/* the number BOLT gives the secondary entry point at offset off of
+ * function i (getEntryIDForSymbol: 1, 2, ... in address order among its
+ * secondary entries, with or without a graph), or 0 if there is none */
+uint32_t cfgdis_entry_id(struct cfgdis *, size_t i, uint64_t off);
 /* does the instruction at address a decode as a return */
 int	 cfgdis_is_return(struct cfgdis *, uint64_t a);
 const struct cfgdis_stats *cfgdis_stats(const struct cfgdis *);

@@ -156,16 +156,53 @@ x86_skip(uint32_t t)
 
 /* the static relocations of a relocation-mode binary (what
  * RewriteInstance::readRelocations / handleRelocation keep) */
+static size_t uniq(uint64_t *, size_t);
+static int has(const uint64_t *, size_t, uint64_t);
+
+/* the addresses dynamic relocations (.rela.dyn, .rela.plt) patch,
+ * sorted: BOLT ignores a static relocation at such an address
+ * (RewriteInstance::readRelocations), so the data references of a PIE's
+ * .data.rel.ro are not labels */
+static uint64_t *
+dyn_reloc_offsets(Elf *elf, size_t *np)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	uint64_t *v = NULL;
+	size_t n = 0, cap = 0, k, m;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		Elf_Data *rd;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_RELA ||
+		    !(sh.sh_flags & SHF_ALLOC) || sh.sh_entsize == 0 ||
+		    (rd = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		m = sh.sh_size / sh.sh_entsize;
+		for (k = 0; k < m; k++) {
+			GElf_Rela ra;
+
+			if (gelf_getrela(rd, (int)k, &ra) == NULL)
+				break;
+			push64(&v, &n, &cap, ra.r_offset);
+		}
+	}
+	*np = uniq(v, n);
+	return v;
+}
+
 static void
 read_relocs(struct cfgdis *d)
 {
 	Elf *elf = d->eo->elf;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh, tsh, ssh;
-	size_t shstrndx, cap = 0, k, n;
+	size_t shstrndx, cap = 0, k, n, ndyn;
+	uint64_t *dyn;
 
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return;
+	dyn = dyn_reloc_offsets(elf, &ndyn);
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		Elf_Scn *ts, *ss;
 		Elf_Data *rd, *sd;
@@ -201,7 +238,7 @@ read_relocs(struct cfgdis *d)
 			if (gelf_getrela(rd, (int)k, &ra) == NULL)
 				break;
 			t = (uint32_t)GELF_R_TYPE(ra.r_info);
-			if (x86_skip(t))
+			if (x86_skip(t) || has(dyn, ndyn, ra.r_offset))
 				continue;
 			si = GELF_R_SYM(ra.r_info);
 			if (si != 0) {
@@ -217,6 +254,7 @@ read_relocs(struct cfgdis *d)
 			    (uint8_t)x86_pcrel(t), (uint8_t)fromcode };
 		}
 	}
+	free(dyn);
 	if (d->nrel > 1)
 		qsort(d->rel, d->nrel, sizeof(*d->rel), relcmp);
 }
@@ -1562,6 +1600,12 @@ build(struct cfgdis *d, size_t fi)
 					tb = (long)lo;
 				if (tb < 0)
 					continue;
+				/* a label referenced twice: one successor */
+				for (mm = 0; mm < sn[fb]; mm++)
+					if (sv[fb][mm] == (uint32_t)tb)
+						break;
+				if (mm < sn[fb])
+					continue;
 				xgrow(&sv[fb], &sc[fb], sn[fb] + 1, sizeof(**sv));
 				sv[fb][sn[fb]++] = (uint32_t)tb;
 			}
@@ -1683,6 +1727,36 @@ cfgdis_get(struct cfgdis *d, size_t fi)
 	if (d->g[fi] == NULL)
 		d->g[fi] = build(d, fi);
 	return d->g[fi];
+}
+
+uint32_t
+cfgdis_entry_id(struct cfgdis *d, size_t fi, uint64_t off)
+{
+	const struct functab *ft = d->ft;
+	const struct bfunc *f;
+	uint64_t *v = NULL;
+	size_t n = 0, cap = 0, k;
+	uint32_t id = 0;
+
+	if (fi >= ft->n || off == 0)
+		return 0;
+	if (!d->scanned)
+		scan_branches(d);
+	f = &ft->f[fi];
+	for (k = functab_entries_from(ft, f->addr); k < ft->nsyms &&
+	    ft->syms[k].addr < f->addr + f->maxsize; k++)
+		if (ft->syms[k].addr > f->addr)
+			push64(&v, &n, &cap, ft->syms[k].addr - f->addr);
+	for (k = 0; k < d->nxent[fi]; k++)
+		push64(&v, &n, &cap, d->xent[fi][k] - f->addr);
+	n = uniq(v, n);
+	for (k = 0; k < n; k++)
+		if (v[k] == off) {
+			id = (uint32_t)k + 1;
+			break;
+		}
+	free(v);
+	return id;
 }
 
 int

@@ -2,9 +2,11 @@
 # yamlwrite: the pipeline perfdecode | preagg | yamlwrite against
 # perf2bolt-19 --profile-format=yaml on the same perf.data, compared as
 # data (tests/data/yamlwrite/yamlcmp.py: hashes excluded, calls and
-# successors of a block as multisets, an empty function list fails).
-# Branch stacks follow the programs' real control flow: cfgwalk walks
-# their code, brtrace records a real run.
+# successors of a block as multisets, an empty function list fails), from
+# both pre-aggregated forms; llvm-bolt-19 reads our YAML with
+# --profile-ignore-hash as it reads perf2bolt's.  Branch stacks follow the
+# programs' real control flow: cfgwalk walks their code, brtrace records a
+# real run.
 
 load common
 bats_require_minimum_version 1.5.0
@@ -19,18 +21,23 @@ setup() {
 	CMP="$DATA/yamlwrite/yamlcmp.py"
 }
 
-# compare BIN PERFDATA [perf2bolt options]: both pre-aggregated forms
-# through yamlwrite equal perf2bolt's YAML
+# compare BIN PERFDATA: yamlwrite on the default pre-aggregated form
+# (T, R, B entries) equals perf2bolt's YAML
 compare() {
 	local bin=$1 data=$2
-	shift 2
-	"$P2B" "$@" -p "$data" --profile-format=yaml -o "$bin.ref.yaml" "$bin" \
+	"$P2B" -p "$data" --profile-format=yaml -o "$bin.ref.yaml" "$bin" \
 	    > "$bin.p2b.log" 2>&1
 	perfdecode "$data" | preagg -b "$bin" > "$bin.pa"
 	yamlwrite -o "$bin.yaml" "$bin" "$bin.pa"
 	python3 "$CMP" "$bin.ref.yaml" "$bin.yaml"
-	perfdecode "$data" | preagg --legacy -b "$bin" | yamlwrite "$bin" > "$bin.leg.yaml"
-	python3 "$CMP" "$bin.ref.yaml" "$bin.leg.yaml"
+}
+
+# compare_legacy BIN PERFDATA: the same, and from the --legacy form LLVM
+# 19 reads (B, F, f entries) too
+compare_legacy() {
+	compare "$1" "$2"
+	perfdecode "$2" | preagg --legacy -b "$1" | yamlwrite "$1" > "$1.leg.yaml"
+	python3 "$CMP" "$1.ref.yaml" "$1.leg.yaml"
 }
 
 walk() {	# walk BIN N: a cfgwalk perf.data of N samples
@@ -38,22 +45,112 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 	mkperfdata -o "$1.data" "$1.events"
 }
 
-@test "yamlwrite: switch jump tables and a computed goto: clang-19 non-PIE, gcc without relocations" {
+# bolt BIN [llvm-bolt options]: llvm-bolt-19 on perf2bolt's YAML
+# (BIN.ref.yaml) and on ours with --profile-ignore-hash prints the same
+# (its profile statistics, dyno stats and warnings), every profiled
+# function matched
+bolt() {
+	local bin=$1
+	shift
+	"$BOLT" "$bin" -o "$bin.ref.bolt" -data "$bin.ref.yaml" "$@" > "$bin.bref.log" 2>&1
+	"$BOLT" "$bin" -o "$bin.bolt" -data "$bin.yaml" --profile-ignore-hash "$@" \
+	    > "$bin.bour.log" 2>&1
+	grep 'BOLT-INFO: [1-9][0-9]* out of [0-9]* functions in the binary .* have non-empty execution profile' "$bin.bour.log"
+	run grep -Ei 'stale|did not match|mismatch|invalid profile|no profile' "$bin.bour.log"
+	[ "$status" -eq 1 ]
+	sed "s/$bin\.ref\.bolt/OUT/g; s/$bin\.ref\.yaml/DATA/g" "$bin.bref.log" > a.log
+	sed "s/$bin\.bolt/OUT/g; s/$bin\.yaml/DATA/g" "$bin.bour.log" > b.log
+	same_file a.log b.log
+}
+
+@test "yamlwrite: switch jump tables and a computed goto: clang-19 non-PIE and PIE, gcc without relocations" {
 	need_tool perf2bolt clang-19 gcc
 	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw1
+	clang-19 -O2 -fpie -pie -Wl,--emit-relocs "$SW" -o sw2
 	gcc -O2 "$SW" -o sw3
-	for b in sw1 sw3; do
-		walk $b 3000
-		compare $b $b.data
+	for b in sw1 sw2 sw3; do
+		walk $b 2000
 	done
-	# the jump table's targets are successors, the indirect jump's calls
-	# are written
+	compare_legacy sw1 sw1.data
+	compare sw2 sw2.data
+	compare sw3 sw3.data
+	# the jump table's targets are successors of its block
 	python3 - sw1.yaml <<'PY'
 import sys, yaml
 p = yaml.safe_load(open(sys.argv[1]))
 op = [f for f in p['functions'] if f['name'] == 'op/1'][0]
 assert max(len(b.get('succ', [])) for b in op['blocks']) >= 8
 PY
+}
+
+@test "yamlwrite: C++ with exceptions, virtual calls and .cold fragments (g++ with relocations, clang++ PIE); llvm-bolt-19 takes it" {
+	need_tool perf2bolt llvm-bolt g++ clang++-19
+	g++ -O2 -Wl,--emit-relocs "$SRC/cxx.cc" "$SRC/same1.c" -o x1
+	clang++-19 -O2 -fpie -pie -Wl,--emit-relocs -x c++ "$SRC/cxx.cc" -x none "$SRC/same1.c" -o x3
+	for b in x1 x3; do
+		walk $b 2000
+		compare $b $b.data
+	done
+	# landing pads, fragments and calls are in the profile
+	grep -q "main.cold/1" x1.yaml
+	[ "$(grep -c 'calls:' x1.yaml)" -ge 5 ]
+	bolt x1 -reorder-blocks=ext-tsp -split-functions
+	[ "$(./x1.bolt 2>&1)" = "$(./x1 2>&1)" ]
+}
+
+@test "yamlwrite: static functions of the same name, labels, FDE-only code, hand-written shapes (CTC, entries, own-code address, jcc;jmp)" {
+	need_tool perf2bolt gcc clang-19
+	gcc -O2 -Wl,--emit-relocs "$SRC/same_main.c" "$SRC/same1.c" "$SRC/same2.c" "$SRC/labels.s" -o a1
+	clang-19 -O2 -fno-pie -no-pie "$SRC/same_main.c" "$SRC/same1.c" "$SRC/same2.c" "$SRC/fdeonly.s" -o a2
+	gcc -O1 -fno-pie -no-pie -Wl,--emit-relocs "$DATA/fdatawrite/shapes_main.c" "$DATA/fdatawrite/shapes.s" -o h1
+	gcc -O1 -fno-pie -no-pie "$DATA/fdatawrite/shapes_main.c" "$DATA/fdatawrite/shapes.s" -o h2
+	for b in a1 a2 h1 h2; do
+		walk $b 1500
+		compare $b $b.data
+	done
+	# fids of FDE-only code (numbered after the PLT) and calls into a
+	# secondary entry point (disc) are BOLT's
+	grep -q '__BOLT_FDE_FUNCat' a2.yaml
+	grep -q 'disc: 1' h2.yaml
+}
+
+@test "yamlwrite: a real branch trace (brtrace of a static program); llvm-bolt-19 optimizes with it, the program prints the same" {
+	need_tool perf2bolt llvm-bolt clang-19
+	/usr/lib/llvm-19/bin/clang -O2 -static -DNWORDS=300 -Wl,--emit-relocs \
+	    -o small "$DATA/progs/demo.c"
+	brtrace -o small.events -- ./small > /dev/null
+	mkperfdata -o small.data small.events
+	compare_legacy small small.data
+	bolt small -reorder-blocks=ext-tsp -split-functions -reorder-functions=hfsort
+	[ "$(./small.bolt)" = "$(./small)" ]
+	[ "$(./small.bolt 3)" = "$(./small 3)" ]
+}
+
+@test "yamlwrite: names with quotes, spaces, colons, UTF-8 and bytes that are not UTF-8 round-trip through libyaml" {
+	need_tool perf2bolt llvm-bolt clang-19
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$DATA/yamlwrite/names.c" -o names
+	walk names 2000
+	compare names names.data
+	python3 - names.yaml <<'PY'
+import sys, yaml
+names = {f['name'] for f in yaml.safe_load(open(sys.argv[1], 'rb'))['functions']}
+want = {'it\'s "quoted"', 'with space: and colon', 'caf\u00e9_\u20ac',
+        '- [dash], {brace} #hash', '123', 'bad\ufffd'}
+assert want <= names, want - names
+PY
+	bolt names
+	[ "$(./names.bolt 300)" = "$(./names 300)" ]
+}
+
+@test "yamlwrite: real perf record -e cpu-clock samples, as perf2bolt -nl writes them" {
+	need_tool perf2bolt clang-19 perf
+	/usr/lib/llvm-19/bin/clang -O1 -Wl,--emit-relocs -o spin "$DATA/fdatawrite/spin.c"
+	perf record -q -e cpu-clock -o p.data -- ./spin 150000 > /dev/null 2>&1
+	"$P2B" -nl -p p.data --profile-format=yaml -o spin.ref.yaml spin > p2b.log 2>&1
+	perfdecode p.data | preagg -b spin | yamlwrite -o spin.yaml spin
+	python3 "$CMP" spin.ref.yaml spin.yaml
+	grep -q 'profile-flags: \[sample\]' spin.yaml
+	grep -q "profile-events: 'cpu-clock:'" spin.yaml
 }
 
 @test "yamlwrite: bad inputs are clear errors and leave no -o file" {
@@ -71,6 +168,12 @@ PY
 	printf 'B 1%064d 2 1 0\n' 0 > big.pa
 	run yamlwrite -o out.yaml prog big.pa
 	[ "$status" -eq 1 ]
+	[[ "$output" == "yamlwrite: big.pa:1: "* ]]
+	[ ! -e out.yaml ]
+	printf 'T 401000 401010 401020 18446744073709551616\n' > cnt.pa
+	run yamlwrite -o out.yaml prog cnt.pa
+	[ "$status" -eq 1 ]
+	[[ "$output" == "yamlwrite: cnt.pa:1: "* ]]
 	[ ! -e out.yaml ]
 	echo hello > notelf
 	run yamlwrite notelf bad.pa
@@ -81,4 +184,35 @@ PY
 	run yamlwrite prog missing.pa
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"missing.pa"* ]]
+}
+
+@test "yamlwrite: damaged streams never crash it, and what it writes parses" {
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs -o prog "$SW"
+	walk prog 300
+	perfdecode prog.data | preagg -b prog > good.pa
+	python3 - good.pa <<'PY'
+import random, sys
+random.seed(5)
+data = open(sys.argv[1], 'rb').read()
+for i in range(14):
+    b = bytearray(data)
+    for k in range(random.randint(1, 8)):
+        p = random.randrange(len(b))
+        b[p] = random.choice(b'0123456789abcdefTRBFfrSEX:- \n\xff')
+    if i % 3 == 0:
+        b = b[:random.randrange(len(b))]
+    open('d%03d.pa' % i, 'wb').write(b)
+PY
+	for f in d*.pa; do
+		run yamlwrite -o "$f.yaml" prog "$f"
+		[ "$status" -le 1 ]
+		[[ "$output" != *Sanitizer* ]]
+		[[ "$output" != *"runtime error"* ]]
+		if [ "$status" -eq 1 ]; then
+			[[ "$output" == "yamlwrite: $f:"* ]]
+			[ ! -e "$f.yaml" ]
+		else
+			python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' "$f.yaml"
+		fi
+	done
 }

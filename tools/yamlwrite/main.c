@@ -448,8 +448,7 @@ direct_callee(struct ctx *c, uint64_t target, struct yw_call *yc,
     const char **nm)
 {
 	const struct bfunc *f = functab_find(&c->ft, target);
-	const struct cfg *g;
-	uint32_t k, id = 0;
+	uint32_t id;
 
 	yc->fid = 0;
 	yc->disc = 0;
@@ -461,21 +460,11 @@ direct_callee(struct ctx *c, uint64_t target, struct yw_call *yc,
 		*nm = f->name;
 		return;
 	}
-	/* a secondary entry: its number among the entry blocks (BOLT
-	 * numbers them so with or without a graph) */
-	g = cfgdis_get(c->cd, fidx(c, f));
-	if (g->ignored)
-		return;
-	for (k = 1; k < g->nblocks; k++) {
-		if (!(g->blocks[k].flags & CFG_ENTRY))
-			continue;
-		id++;
-		if (g->blocks[k].start == target - f->addr) {
-			yc->fid = c->fid[fidx(c, f)];
-			yc->disc = id;
-			*nm = f->name;
-			return;
-		}
+	/* a secondary entry point: BOLT's number for it */
+	if ((id = cfgdis_entry_id(c->cd, fidx(c, f), target - f->addr)) > 0) {
+		yc->fid = c->fid[fidx(c, f)];
+		yc->disc = id;
+		*nm = f->name;
 	}
 }
 
@@ -703,17 +692,21 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 			h.sample = !lbr;
 			break;
 		}
-	/* profile-events: the events of the profile, comma-separated */
+	/* profile-events: the events of the profile, comma-separated, as
+	 * perf script prints the event field, which perf2bolt copies: the
+	 * name and a colon */
 	if (!lbr)
 		for (i = 0; i < c->nevents; i++) {
 			size_t l = strlen(c->events[i]);
 
-			xgrow(&evs, &evlen, (evs ? strlen(evs) : 0) + l + 2, 1);
+			xgrow(&evs, &evlen, (evs ? strlen(evs) : 0) + l + 3, 1);
 			if (i == 0)
 				evs[0] = '\0';
 			else
 				strcat(evs, ",");
 			strcat(evs, c->events[i]);
+			if (l == 0 || c->events[i][l - 1] != ':')
+				strcat(evs, ":");
 		}
 	h.events = evs ? evs : "";
 	/* the calls, by function and offset */
