@@ -70,10 +70,9 @@ struct cfgdis {
 	uint8_t		*padrel;	/* relocations in the padding */
 	uint8_t		*selfref;	/* code reference into itself */
 	int		 scanned;	/* branches of all functions scanned */
-	struct insn	**fins;		/* each function's instructions, from
-					 * the scan until its graph is built */
-	size_t		*nfins;
-	int8_t		*fret;		/* its decoding: 0 ok, -1 ignored */
+	int		 splitpass;	/* split_tables is running */
+	struct insn	*scratch;	/* scan_branches' decoding */
+	size_t		 capscratch;
 	struct cfgdis_stats stats;
 };
 
@@ -391,9 +390,6 @@ cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
 	d->xref = xcalloc(ft->n + 1, sizeof(*d->xref));
 	d->nxref = xcalloc(ft->n + 1, sizeof(*d->nxref));
 	d->capxref = xcalloc(ft->n + 1, sizeof(*d->capxref));
-	d->fins = xcalloc(ft->n + 1, sizeof(*d->fins));
-	d->nfins = xcalloc(ft->n + 1, sizeof(*d->nfins));
-	d->fret = xcalloc(ft->n + 1, sizeof(*d->fret));
 	d->padrel = xcalloc(ft->n + 1, 1);
 	d->selfref = xcalloc(ft->n + 1, 1);
 	if (ft->has_relocs) {
@@ -417,11 +413,8 @@ cfgdis_close(struct cfgdis *d)
 		}
 		free(d->xent[i]);
 		free(d->xref[i]);
-		free(d->fins[i]);
 	}
-	free(d->fins);
-	free(d->nfins);
-	free(d->fret);
+	free(d->scratch);
 	free(d->g);
 	free(d->xent);
 	free(d->nxent);
@@ -603,6 +596,11 @@ struct fbuild {
 	uint64_t	*unknown;	/* offsets of unknown indirect jumps */
 	size_t		 nunknown, capunknown;
 	int		 ignored, nonsimple;
+	/* in_fragment's decoding of a fragment (or parent) */
+	struct insn	*frag;
+	size_t		 nfrag, capfrag;
+	long		 fragi;
+	int		 fragok;
 };
 
 static long
@@ -813,6 +811,9 @@ read_lsda(struct fbuild *b, uint64_t lsda)
 
 /* ---- jump tables (BinaryContext::analyzeJumpTable) ---- */
 
+static int decode(struct cfgdis *, size_t, struct insn **, size_t *,
+    size_t *, int);
+
 static long insn_at(const struct fbuild *, uint64_t);
 
 static int
@@ -822,6 +823,44 @@ data_section(const struct cfgdis *d, uint64_t a, const struct fsec **ps)
 
 	*ps = s;
 	return s != NULL;
+}
+
+/* does v lie at an instruction of a fragment of the function being
+ * built, or of its parent when it is a fragment (analyzeJumpTable's
+ * split jump tables: an entry there counts, but gives no edge) */
+static int
+in_fragment(struct fbuild *b, uint64_t v)
+{
+	const struct functab *ft = b->d->ft;
+	const struct bfunc *tf = functab_find(ft, v);
+	size_t ti, lo, hi, m;
+
+	if (tf == NULL || tf == b->f || v - tf->addr >= tf->size)
+		return 0;
+	ti = (size_t)(tf - ft->f);
+	if (!((tf->flags & BF_FRAGMENT) && tf->parent == (size_t)b->fi) &&
+	    !((b->f->flags & BF_FRAGMENT) && b->f->parent == ti))
+		return 0;
+	if (b->fragi != (long)ti) {
+		b->fragi = (long)ti;
+		b->fragok = decode(b->d, ti, &b->frag, &b->capfrag, &b->nfrag,
+		    0) == 0;
+	}
+	if (b->d->splitpass && v != tf->addr)
+		/* postProcessJumpTables: a table's target in another
+		 * fragment is an entry point of that fragment */
+		push64(&b->d->xent[ti], &b->d->nxent[ti], &b->d->capxent[ti],
+		    v);
+	if (!b->fragok)
+		return 1;	/* not disassembled: BOLT checks nothing */
+	for (lo = 0, hi = b->nfrag; lo < hi; ) {
+		m = lo + (hi - lo) / 2;
+		if (tf->addr + b->frag[m].off < v)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < b->nfrag && tf->addr + b->frag[lo].off == v;
 }
 
 /* 1: a table of type pic at t, with its targets (function offsets) added
@@ -861,11 +900,15 @@ analyze_table(struct fbuild *b, uint64_t t, int pic, uint64_t **out,
 			unreach++;
 			continue;
 		}
-		if (v <= f->addr || v - f->addr >= f->size ||
-		    insn_at(b, v - f->addr) < 0)
+		if (v > f->addr && v - f->addr < f->size) {
+			if (insn_at(b, v - f->addr) < 0)
+				break;
+			real++;
+			push64(out, nout, capout, v - f->addr);
+		} else if (v != f->addr && in_fragment(b, v))
+			real++;		/* a split table: no edge */
+		else
 			break;
-		real++;
-		push64(out, nout, capout, v - f->addr);
 	}
 	if (real >= 2 || (real == 1 && unreach >= 1))
 		return 1;
@@ -1102,25 +1145,34 @@ x86_fast(const uint8_t *p, size_t n, uint64_t addr, struct insn *in)
 	case X86D_LEAVE:
 		in->id = X86_INS_LEAVE;
 		break;
+	case X86D_ICALL:
+		in->kind = K_ICALL;
+		in->id = X86_INS_CALL;
+		break;
+	case X86D_IJMP:
+		in->kind = K_IJMP;
+		in->id = X86_INS_JMP;
+		break;
 	}
 	return 1;
 }
 
-/* decode function fi without operand details into *out; 0, or -1 if
- * BOLT would ignore it.  x86dec's table takes the common instructions,
- * Capstone the others. */
+/* decode function fi without operand details into *out (of *capout
+ * instructions, grown as needed), *nout of them; 0, or -1 if BOLT would
+ * ignore it (count: add undecodable functions to the statistics).
+ * x86dec's table takes the common instructions, Capstone the others. */
 static int
-decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *nout)
+decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *capout,
+    size_t *nout, int count)
 {
 	const struct bfunc *f = &d->ft->f[fi];
 	const uint8_t *code, *p;
 	uint64_t avail, off = 0, addr;
-	size_t left, cap = 0, nin = 0;
+	size_t left, cap = *capout, nin = 0;
 	cs_insn *ci;
-	struct insn *v = NULL;
+	struct insn *v = *out;
 	int ret = 0;
 
-	*out = NULL;
 	*nout = 0;
 	if ((code = sec_bytes(d, f->addr, &avail)) == NULL || avail < f->size)
 		return -1;
@@ -1158,7 +1210,7 @@ decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *nout)
 			if (z == left)
 				break;
 			if ((xl = x86_extra_len(p, left)) == 0 || xl > 15) {
-				d->stats.undecodable++;
+				d->stats.undecodable += count != 0;
 				ret = -1;
 				break;
 			}
@@ -1187,6 +1239,7 @@ decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *nout)
 	}
 	cs_free(ci, 1);
 	*out = v;
+	*capout = cap;
 	*nout = nin;
 	return ret;
 }
@@ -1271,7 +1324,7 @@ static void
 scan_branches(struct cfgdis *d)
 {
 	const struct functab *ft = d->ft;
-	size_t fi, k;
+	size_t fi, k, nin;
 
 	d->scanned = 1;
 	for (fi = 0; fi < ft->n; fi++) {
@@ -1279,9 +1332,9 @@ scan_branches(struct cfgdis *d)
 
 		if (f->flags & (BF_PLT | BF_PSEUDO))
 			continue;
-		d->fret[fi] = (int8_t)decode(d, fi, &d->fins[fi], &d->nfins[fi]);
-		for (k = 0; k < d->nfins[fi]; k++) {
-			const struct insn *in = &d->fins[fi][k];
+		decode(d, fi, &d->scratch, &d->capscratch, &nin, 1);
+		for (k = 0; k < nin; k++) {
+			const struct insn *in = &d->scratch[k];
 			uint64_t t = in->target;
 			size_t ti;
 
@@ -1326,6 +1379,7 @@ build(struct cfgdis *d, size_t fi)
 	b.d = d;
 	b.f = f;
 	b.fi = (long)fi;
+	b.fragi = -1;
 	if (f->flags & (BF_PLT | BF_PSEUDO)) {
 		g->ignored = 1;
 		g->why = "PLT";
@@ -1345,10 +1399,7 @@ build(struct cfgdis *d, size_t fi)
 				return g;
 			}
 	}
-	b.in = d->fins[fi];
-	b.nin = d->nfins[fi];
-	d->fins[fi] = NULL;
-	if (d->fret[fi] == -1 || b.nin == 0) {
+	if (decode(d, fi, &b.in, &b.capin, &b.nin, 0) == -1 || b.nin == 0) {
 		g->ignored = 1;
 		g->why = "undecodable or unsupported instruction";
 		goto out;
@@ -1672,6 +1723,7 @@ out:
 	free(b.edges);
 	free(b.tables);
 	free(b.unknown);
+	free(b.frag);
 	return g;
 }
 
@@ -1710,11 +1762,49 @@ keep_sites(struct cfg *g, const struct fbuild *b)
 	}
 }
 
+/* the entries split jump tables make in other fragments of a function:
+ * the graphs of the functions that have fragments or are one are built
+ * once to find them (in_fragment records them), then dropped */
+static void
+split_tables(struct cfgdis *d)
+{
+	const struct functab *ft = d->ft;
+	struct cfgdis_stats st = d->stats;
+	uint8_t *rel;
+	size_t i;
+
+	if (!ft->has_relocs)
+		return;		/* fragments and parents are ignored */
+	rel = xcalloc(ft->n + 1, 1);
+	for (i = 0; i < ft->n; i++)
+		if ((ft->f[i].flags & BF_FRAGMENT) && ft->f[i].parent < ft->n &&
+		    ft->f[i].parent != i)
+			rel[i] = rel[ft->f[i].parent] = 1;
+	d->splitpass = 1;
+	for (i = 0; i < ft->n; i++)
+		if (rel[i]) {
+			struct cfg *g = build(d, i);
+
+			cfg_free(g);
+			free(g);
+		}
+	d->splitpass = 0;
+	d->stats = st;
+	free(rel);
+}
+
+static void
+scan(struct cfgdis *d)
+{
+	scan_branches(d);
+	split_tables(d);
+}
+
 void
 cfgdis_prepare(struct cfgdis *d)
 {
 	if (!d->scanned)
-		scan_branches(d);
+		scan(d);
 }
 
 const struct cfg *
@@ -1723,7 +1813,7 @@ cfgdis_get(struct cfgdis *d, size_t fi)
 	if (fi >= d->ft->n)
 		return NULL;
 	if (!d->scanned)
-		scan_branches(d);
+		scan(d);
 	if (d->g[fi] == NULL)
 		d->g[fi] = build(d, fi);
 	return d->g[fi];
@@ -1741,7 +1831,7 @@ cfgdis_entry_id(struct cfgdis *d, size_t fi, uint64_t off)
 	if (fi >= ft->n || off == 0)
 		return 0;
 	if (!d->scanned)
-		scan_branches(d);
+		scan(d);
 	f = &ft->f[fi];
 	for (k = functab_entries_from(ft, f->addr); k < ft->nsyms &&
 	    ft->syms[k].addr < f->addr + f->maxsize; k++)

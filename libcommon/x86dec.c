@@ -1,9 +1,11 @@
 /* See COPYING file for copyright and license details. */
 /*
- * x86dec.c: the common x86-64 instructions by table (x86dec.h).  Only
- * encodings with at most an operand-size prefix (66) and a REX byte are
- * taken; branches, returns and leave only without either.  Any doubt
- * returns 0: the caller's disassembler decides.
+ * x86dec.c: the common x86-64 instructions by table (x86dec.h).  Taken
+ * are encodings with at most an operand-size prefix (66), a segment
+ * prefix (fs, gs: then neither a branch nor a NOP) and a REX byte; f2
+ * and f3 only for listed SSE forms; direct branches, returns and leave
+ * only without any prefix; and the long NOPs of code alignment.  Any
+ * doubt returns 0: the caller's disassembler decides.
  */
 #include "x86dec.h"
 
@@ -99,6 +101,14 @@ map0f(const uint8_t *p, size_t n, size_t k, int plain, int opsz, int rex,
 		return done(d, n, e, 0, X86D_OTHER);
 	case 0x70: case 0xa4: case 0xac:
 		return done(d, n, e, 1, X86D_OTHER);
+	case 0x18:				/* prefetch m */
+		if (reg > 3 || (p[k + 1] >> 6) == 3)
+			return 0;
+		return done(d, n, e, 0, X86D_OTHER);
+	case 0x60: case 0x61: case 0x62: case 0x68: case 0x69: case 0x6a:
+		return done(d, n, e, 0, X86D_OTHER);
+	case 0x6c: case 0x6d:
+		return opsz ? done(d, n, e, 0, X86D_OTHER) : 0;
 	case 0xba:				/* bt, bts, btr, btc imm8 */
 		return reg >= 4 ? done(d, n, e, 1, X86D_OTHER) : 0;
 	case 0x90: case 0x91: case 0x92: case 0x93: case 0x94: case 0x95:
@@ -109,22 +119,96 @@ map0f(const uint8_t *p, size_t n, size_t k, int plain, int opsz, int rex,
 	return 0;
 }
 
+/* the scalar and packed SSE forms with a mandatory f2 or f3 prefix (rep)
+ * at p[k] = the byte after 0f */
+static int
+map0f_rep(const uint8_t *p, size_t n, size_t k, uint8_t rep,
+    struct x86d *d)
+{
+	int rip;
+
+	switch (p[k]) {
+	case 0x10: case 0x11: case 0x2a: case 0x2c: case 0x2d: case 0x51:
+	case 0x58: case 0x59: case 0x5a: case 0x5c: case 0x5d: case 0x5e:
+	case 0x5f:
+		break;
+	case 0x6f: case 0x7e: case 0x7f: case 0xb8: case 0xbc: case 0xbd:
+		if (rep != 0xf3)
+			return 0;
+		break;
+	default:
+		return 0;
+	}
+	return done(d, n, modrm(p, n, k + 1, &rip), 0, X86D_OTHER);
+}
+
+static int decode1(const uint8_t *, size_t, size_t, int, int, struct x86d *);
+
 int
 x86d_decode(const uint8_t *p, size_t n, struct x86d *d)
 {
-	size_t k = 0, e, iz;
-	int opsz = 0, rex = 0, w, plain, rip;
-	uint8_t op, reg;
+	size_t k = 0, j;
+	int opsz = 0, seg = 0, rip;
+	uint8_t rep = 0;
 
 	d->len = 0;
 	d->kind = X86D_OTHER;
 	d->cc = 0;
 	d->rip = 0;
 	d->disp = 0;
-	if (k < n && p[k] == 0x66) {
-		opsz = 1;
-		k++;
+	if (n == 0)
+		return 0;
+	if (p[0] != 0x66 && p[0] != 0x64 && p[0] != 0x65 && p[0] != 0xf2 &&
+	    p[0] != 0xf3)
+		return decode1(p, n, 0, 0, 0, d);	/* no prefix */
+	/* the long NOPs of code alignment: 66 ... 66 [2e] 0f 1f /0 m */
+	for (j = 0; j < n && j < 6 && p[j] == 0x66; j++)
+		;
+	if (j > 0 && j < n && (j > 1 || p[j] == 0x2e)) {
+		if (p[j] == 0x2e)
+			j++;
+		if (j + 2 < n && p[j] == 0x0f && p[j + 1] == 0x1f &&
+		    ((p[j + 2] >> 3) & 7) == 0 && (p[j + 2] >> 6) != 3)
+			return done(d, n, modrm(p, n, j + 2, &rip), 0, X86D_NOP);
+		return 0;
 	}
+	/* at most one each of a segment (fs, gs), 66, and f2 or f3 */
+	for (; k < n && k < 3; k++) {
+		if ((p[k] == 0x64 || p[k] == 0x65) && !seg)
+			seg = 1;
+		else if (p[k] == 0x66 && !opsz)
+			opsz = 1;
+		else if ((p[k] == 0xf2 || p[k] == 0xf3) && !rep)
+			rep = p[k];
+		else
+			break;
+	}
+	if (rep) {
+		/* only the SSE forms: [66] f2/f3 [REX] 0f xx */
+		if (seg || opsz)
+			return 0;
+		if (k < n && (p[k] & 0xf0) == 0x40)
+			k++;
+		if (k + 1 >= n || p[k] != 0x0f)
+			return 0;
+		return map0f_rep(p, n, k + 1, rep, d);
+	}
+	if (!decode1(p, n, k, opsz, seg, d))
+		return 0;
+	/* with a segment prefix, only what is neither branch nor NOP */
+	return !seg || d->kind == X86D_OTHER;
+}
+
+/* the rest of an instruction from p[k] on: optional REX, then the
+ * opcode (prefixes: opsz 66, seg a segment) */
+static int
+decode1(const uint8_t *p, size_t n, size_t k, int opsz, int seg,
+    struct x86d *d)
+{
+	size_t e, iz;
+	int rex = 0, w, plain, rip;
+	uint8_t op, reg;
+
 	if (k < n && (p[k] & 0xf0) == 0x40)
 		rex = p[k++];
 	if (k >= n)
@@ -223,8 +307,13 @@ x86d_decode(const uint8_t *p, size_t n, struct x86d *d)
 		return reg <= 1 ? done(d, n, modrm(p, n, k, &rip), 0,
 		    X86D_OTHER) : 0;
 	case 0xff:				/* inc, dec, push r/m */
-		return reg <= 1 || reg == 6 ? done(d, n, modrm(p, n, k, &rip),
-		    0, X86D_OTHER) : 0;
+		if (reg <= 1 || reg == 6)
+			return done(d, n, modrm(p, n, k, &rip), 0, X86D_OTHER);
+		/* call, jmp r/m */
+		if ((reg == 2 || reg == 4) && !opsz && !seg)
+			return done(d, n, modrm(p, n, k, &rip), 0,
+			    reg == 2 ? X86D_ICALL : X86D_IJMP);
+		return 0;
 	}
 	if (!plain)
 		return 0;

@@ -1,14 +1,14 @@
 /* See COPYING file for copyright and license details. */
 /*
  * x86dec.h: a table decoder of the x86-64 instructions compilers emit
- * most (moves, arithmetic, pushes and pops, direct branches and calls,
- * returns, NOPs, common SSE moves), for passes over a whole binary where
+ * most (moves, arithmetic, pushes and pops, branches and calls, returns,
+ * NOPs, common SSE and scalar floating-point instructions), for passes over a whole binary where
  * a full disassembler costs too much.  It knows an instruction for
  * certain or not at all: for every encoding it accepts, the length and
  * the kind are those Capstone 4 decodes (tests/tools/x86dectest checks
  * this over real binaries and random bytes); everything else (other
  * prefixes, indirect branches, system and rare instructions, VEX and
- * EVEX) is left to the caller's full disassembler.
+ * EVEX, x87) is left to the caller's full disassembler.
  */
 #ifndef PROFPIPE_X86DEC_H
 #define PROFPIPE_X86DEC_H
@@ -25,7 +25,9 @@ enum {
 	X86D_RET,	/* c3 */
 	X86D_LEA,	/* lea; rip: PC-relative, disp from the next insn */
 	X86D_POP,	/* 58+r */
-	X86D_LEAVE	/* c9 */
+	X86D_LEAVE,	/* c9 */
+	X86D_ICALL,	/* ff /2 */
+	X86D_IJMP	/* ff /4 */
 };
 
 struct x86d {

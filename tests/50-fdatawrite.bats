@@ -145,6 +145,40 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 	bolt_same small 30
 }
 
+# every BIN: hand-made F and f entries from each instruction to each of
+# the next five, equal to perf2bolt-19 --pa's on the same entries
+every_insn() {
+	local b
+	for b in "$@"; do
+		objdump -d --no-show-raw-insn "$b" |
+		    awk '/^ +[0-9a-f]+:/ { sub(":", "", $1); print $1 }' |
+		    awk '{ a[NR] = $1 } END { for (i = 1; i <= NR; i++)
+			for (j = 1; j <= 5 && i + j <= NR; j++) {
+				print "F", a[i], a[i + j], 1
+				print "f", a[i], a[i + j], 2 } }' > "$b.every.pa"
+		"$P2B" --pa -p "$b.every.pa" -o "$b.every.ref" "$b" > /dev/null 2>&1
+		fdatawrite -o "$b.every.cur" "$b" "$b.every.pa"
+		sort "$b.every.ref" > "$b.every.ref.s"
+		sort "$b.every.cur" > "$b.every.cur.s"
+		echo "$b: $(wc -l < "$b.every.pa") entries, $(wc -l < "$b.every.ref.s") lines from perf2bolt" >&2
+		[ "$(wc -l < "$b.every.ref.s")" -ge 10 ]
+		same_file "$b.every.ref.s" "$b.every.cur.s"
+	done
+}
+
+@test "fdatawrite: every instruction to the next five, hand-made, against perf2bolt --pa: gcc's split jump tables, conditional tail calls before a call continuation, C and C++" {
+	need_tool perf2bolt gcc clang-19 g++
+	gcc -O2 -Wl,--emit-relocs "$DATA/fdatawrite/split.c" -o split
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw1
+	g++ -O2 -Wl,--emit-relocs "$SRC/cxx.cc" "$SRC/same1.c" -o x1
+	every_insn split sw1 x1
+	# the fragment's entries: from the conditional tail call and from
+	# the parent's table
+	cfgtest split op.cold/1 > cfg
+	[ "$(grep -c ' entry' cfg)" -eq 3 ]
+	grep -q '^1 op.cold/1 5 1 op.cold/1 a ' split.every.cur.s
+}
+
 @test "fdatawrite: x86dec's table decoder agrees with Capstone on real code and random bytes" {
 	gcc -O2 -Wl,--emit-relocs "$SW" -o sw
 	clang++-19 -O2 -x c++ "$SRC/cxx.cc" -x none "$SRC/same1.c" -o x

@@ -274,7 +274,7 @@ do_trace(struct ctx *c, uint64_t start, const struct bfunc *a, uint64_t end,
 	if (external && fs == g->blocks[fb].start && fb > 0 &&
 	    !(g->blocks[fb].flags & (CFG_ENTRY | CFG_LPAD)) &&
 	    cfg_is_succ(g, (size_t)fb - 1, (size_t)fb) &&
-	    (g->blocks[fb - 1].flags & CFG_ENDS_CALL))
+	    (g->blocks[fb - 1].flags & (CFG_ENDS_CALL | CFG_ENDS_TAIL)))
 		fb--;
 	if (fb == tb)
 		return;

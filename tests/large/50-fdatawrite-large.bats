@@ -86,9 +86,14 @@ bolt_same() {
 	bolt_same app 1000
 }
 
-@test "fdatawrite, large program: x86dec's table decoder agrees with Capstone on all its code" {
+@test "fdatawrite, large program: x86dec's table decoder agrees with Capstone on all its code, and on every opcode pair" {
 	run x86dectest "$LARGE/app" "$LARGE/app-pie"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | grep -c 'known to the table')" -eq 2 ]
+	# every two opcode bytes after common prefixes, random tails
+	run x86dectest -e 3
+	echo "$output" | tail -3
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"exhaustive: "* ]]
 }

@@ -6,13 +6,17 @@
  * give it from Capstone's decoding (branch targets, PC-relative lea
  * addresses, NOPs, pops, leave, returns; "other" for everything that is
  * none of those); bytes Capstone cannot decode must not be accepted.
- *   x86dectest FILE...      a linear sweep over each executable section
+ *   x86dectest [-u] FILE... a linear sweep over each executable section
  *                           of each ELF file
  *   x86dectest -r N SEED [FILE...]
  *                           every offset of N random bytes (a third of
  *                           them bytes common in real code), then the
  *                           files as above
  * Prints a count per input and each difference; exit 1 on a difference.
+ * -u prints each instruction the table leaves to Capstone;
+ *   x86dectest -e SEED      every two opcode bytes after each of a set of
+ *                           prefixes and REX bytes, random tails (a
+ *                           minute)
  */
 #include <capstone/capstone.h>
 #include <gelf.h>
@@ -29,6 +33,7 @@
 static csh cs;
 static cs_insn *ci;
 static unsigned long long ninsn, nknown, ndiff;
+static int unknown;	/* -u: print what the table does not know */
 
 static const unsigned jcc_ids[16] = {
 	X86_INS_JO, X86_INS_JNO, X86_INS_JB, X86_INS_JAE, X86_INS_JE,
@@ -52,8 +57,16 @@ cs_kind(const cs_insn *c)
 		if (id == jcc_ids[k])
 			return X86D_JCC;
 	switch (id) {
-	case X86_INS_JMP: return X86D_JMP;
-	case X86_INS_CALL: return X86D_CALL;
+	case X86_INS_JMP: case X86_INS_CALL: {
+		/* direct: an immediate operand (cfgdis reads the encoding) */
+		const cs_x86 *x = &c->detail->x86;
+		int direct = x->op_count == 1 &&
+		    x->operands[0].type == X86_OP_IMM;
+
+		if (id == X86_INS_JMP)
+			return direct ? X86D_JMP : X86D_IJMP;
+		return direct ? X86D_CALL : X86D_ICALL;
+	}
 	case X86_INS_RET: return X86D_RET;
 	case X86_INS_LEA: return X86D_LEA;
 	case X86_INS_POP: return X86D_POP;
@@ -97,8 +110,13 @@ check(const char *what, const uint8_t *p, size_t n, uint64_t addr)
 		len = ci->size;
 		ninsn++;
 	}
-	if (!known)
+	if (!known) {
+		if (ok && unknown)
+			printf("unknown: %s %02x %02x %02x\n", ci->mnemonic,
+			    ci->bytes[0], ci->size > 1 ? ci->bytes[1] : 0,
+			    ci->size > 2 ? ci->bytes[2] : 0);
 		return len;
+	}
 	nknown++;
 	if (!ok) {
 		show(what, "accepted, Capstone cannot decode it", addr, p, n);
@@ -197,14 +215,48 @@ main(int argc, char **argv)
 		return 2;
 	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	ci = cs_malloc(cs);
-	if (argc >= 4 && strcmp(argv[1], "-r") == 0) {
+	if (argc >= 2 && strcmp(argv[1], "-u") == 0) {
+		unknown = 1;
+		argc--;
+		argv++;
+	}
+	if (argc == 3 && strcmp(argv[1], "-e") == 0) {
+		/* every prefix set below, REX, two opcode bytes, tails */
+		static const char *pre[] = { "", "\x66", "\xf2", "\xf3",
+		    "\x64", "\x65", "\x2e", "\x66\x2e", "\x66\x66",
+		    "\x64\x66", "\x66\xf3", "\xf3\x66" };
+		static const uint8_t rexes[] = { 0, 0x40, 0x41, 0x48, 0x4c,
+		    0x4f };
+		uint8_t b[32];
+		size_t pi, ri, o, t, k;
+
+		rs = strtoull(argv[2], NULL, 0) * 2 + 1;
+		for (pi = 0; pi < sizeof(pre) / sizeof(pre[0]); pi++)
+			for (ri = 0; ri < sizeof(rexes); ri++)
+				for (o = 0; o < 65536; o++)
+					for (t = 0; t < 3; t++) {
+						k = strlen(pre[pi]);
+						memcpy(b, pre[pi], k);
+						if (rexes[ri])
+							b[k++] = rexes[ri];
+						b[k++] = (uint8_t)(o >> 8);
+						b[k++] = (uint8_t)o;
+						while (k < sizeof(b))
+							b[k++] = (uint8_t)rnd();
+						check("exhaustive", b, sizeof(b),
+						    0x400000);
+					}
+		printf("exhaustive: %llu decoded, %llu known to the table\n",
+		    ninsn, nknown);
+	} else if (argc >= 4 && strcmp(argv[1], "-r") == 0) {
 		size_t n = (size_t)strtoull(argv[2], NULL, 0), o;
 		uint8_t *b = xcalloc(n + 16, 1);
 		/* byte values that make the table's encodings likely */
 		static const uint8_t hot[] = { 0x0f, 0x1f, 0x40, 0x41, 0x48,
 		    0x49, 0x4c, 0x66, 0x8b, 0x89, 0x8d, 0x83, 0x81, 0xc7, 0xf7,
 		    0xff, 0xe8, 0xe9, 0xeb, 0x74, 0x84, 0x85, 0x05, 0x25, 0x44,
-		    0x24, 0x00, 0x90, 0xc3, 0xb8 };
+		    0x24, 0x00, 0x90, 0xc3, 0xb8, 0xf2, 0xf3, 0x64, 0x65, 0x2e,
+		    0x18, 0x10, 0x58, 0x6c, 0xbc, 0x2a, 0x6f, 0x7e, 0x0f, 0x66 };
 
 		rs = strtoull(argv[3], NULL, 0) * 2 + 1;
 		for (o = 0; o < n; o++)
