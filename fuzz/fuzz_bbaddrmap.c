@@ -14,6 +14,7 @@
 
 #include "common.h"
 #include "bbaddrmap.h"
+#include "bbcfg.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -69,6 +70,33 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (n != f->nbb)
 			abort();
+		{
+			struct cfg g;
+			uint32_t bb[64], *bbp = f->nbb <= 64 ? bb :
+			    xcalloc(f->nbb, sizeof(*bbp));
+
+			bbcfg_build(&m, i, &g, bbp, NULL);
+			if (g.nblocks != f->nbb)
+				abort();
+			for (j = 0; j < g.nblocks; j++) {
+				const struct cfg_block *c = &g.blocks[j];
+				uint32_t k;
+
+				/* one range: offsets are 32-bit, nothing
+				 * wraps, and the order is the address order */
+				if (bbp[j] >= m.nbbs || (f->nrange == 1 &&
+				    (c->end < c->start || c->end > g.size ||
+				    (j && c->start < g.blocks[j - 1].start))))
+					abort();
+				for (k = 0; k < c->nsucc; k++)
+					if (c->succ + k >= g.nsuccs ||
+					    g.succs[c->succ + k] >= g.nblocks)
+						abort();
+			}
+			bbcfg_free(&g);
+			if (bbp != bb)
+				free(bbp);
+		}
 	}
 	bam_free(&m);
 	return 0;

@@ -18,6 +18,7 @@ struct ord {			/* a block in address order */
 	uint32_t	bb;		/* index in map.bbs */
 	uint32_t	range;		/* the function's range number */
 	uint32_t	layout;		/* the function's layout index */
+	uint32_t	off;		/* from the range's base */
 };
 
 static int
@@ -25,11 +26,16 @@ ordcmp(const void *a, const void *b)
 {
 	const struct ord *x = a, *y = b;
 
-	/* ranges by base, then the layout order inside a range (which is
-	 * the address order, empty blocks included) */
+	/* ranges by base, then blocks by offset, then in layout order
+	 * (empty blocks share an offset with the next).  In a map clang
+	 * wrote, offsets grow in layout order; a damaged one can wrap the
+	 * 32-bit offsets as LLVM's decoder does, and the graph stays in
+	 * address order */
 	if (x->range != y->range)
 		return x->addr < y->addr ? -1 : x->addr > y->addr ? 1 :
 		    x->range < y->range ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
 	return x->layout < y->layout ? -1 : x->layout > y->layout;
 }
 
@@ -109,14 +115,12 @@ bbcfg_build(const struct bam_map *m, size_t fi, struct cfg *g, uint32_t *bbout,
 			o[n].bb = rg->bb + k;
 			o[n].range = r;
 			o[n].layout = n;
-			if (rg->base + b->off + b->size > hi)
-				hi = rg->base + b->off + b->size;
+			o[n].off = b->off;
 		}
 	}
 	/* o[].addr is the range's base until here */
 	qsort(o, nb, sizeof(*o), ordcmp);
 	g->addr = lo;
-	g->size = hi - lo;
 	g->simple = 1;
 	g->nblocks = nb;
 	g->blocks = xcalloc(nb, sizeof(*g->blocks));
@@ -126,8 +130,11 @@ bbcfg_build(const struct bam_map *m, size_t fi, struct cfg *g, uint32_t *bbout,
 		const struct bam_bb *b = &m->bbs[o[i].bb];
 		struct cfg_block *c = &g->blocks[i];
 
-		c->start = o[i].addr + b->off - lo;
+		/* from the lowest part: no wrap past 2^64 with any base */
+		c->start = o[i].addr - lo + b->off;
 		c->end = c->start + b->size;
+		if (c->end > hi)
+			hi = c->end;
 		c->last = c->end;
 		c->id = b->id;
 		c->flags = CFG_LAST_UNKNOWN;
@@ -150,6 +157,7 @@ bbcfg_build(const struct bam_map *m, size_t fi, struct cfg *g, uint32_t *bbout,
 		if (bbout)
 			bbout[i] = o[i].bb;
 	}
+	g->size = hi;
 	qsort(byid, nb, sizeof(*byid), idcmp);
 
 	/* successors: the map's list (with BrProb), then the fall-through
@@ -180,6 +188,8 @@ bbcfg_build(const struct bam_map *m, size_t fi, struct cfg *g, uint32_t *bbout,
 				c->nsucc++;
 			}
 		}
+		/* the fall-through: the next block of the range in layout
+		 * order, when it is also the next in address order */
 		if ((c->flags & CFG_FALLS) && i + 1 < nb &&
 		    o[i + 1].range == o[i].range &&
 		    o[i + 1].layout == l + 1 && !has_succ(g, i, i + 1)) {

@@ -98,6 +98,8 @@ setup_file() {
 		printf '%s.cfg\t%s.ro\t%s\n' "$f" "$f" "$D/readobj2cfg.py" >> jobs
 	done
 	printf 'null\t-\t%s\t%s\tdmg\n' "$D/damage.py" "$d/eh" >> jobs
+	printf 'null\t-\t%s\t%s\ty2o\n' "$D/yaml2objcases.py" \
+	    "$D/llvm/yaml2obj-bb-addr-map.yaml" >> jobs
 	python3 "$D/pybatch.py" jobs
 }
 
@@ -222,6 +224,35 @@ same_as_readobj() {
 	# llvm-readobj-19 agrees on the versioned sections (it skips the V0 one)
 	head -9 ours.txt > ours9.txt
 	same_file ours9.txt "$B/y-unit1.ref"
+}
+
+@test "bbmap: the bytes LLVM's yaml2obj writes for its test's descriptions decode to them" {
+	# llvm/test/tools/yaml2obj/ELF/bb-addr-map.yaml, cases 5 to 10:
+	# each case's section bytes (its CHECK lines) in a real program's map
+	# section; what bbmap prints from them is what the case's YAML
+	# describes (tests/data/bbmap/yaml2objcases.py), or an error where
+	# the description cannot decode
+	local n nok=0 nerr=0
+	for n in 5 6 7 8 9 10; do
+		[ -s "$B/y2o/$n.bin" ]
+		objcopy --update-section .llvm_bb_addr_map="$B/y2o/$n.bin" "$B/demo" c$n
+		run bbmap --dump c$n
+		if [ "$(cat "$B/y2o/$n.exp")" = error ]; then
+			[ "$status" -eq 1 ]
+			[[ "$output" == "bbmap: c$n: offset 0x"*"(section "*") offset 0x"*": "* ]]
+			nerr=$((nerr + 1))
+		else
+			[ "$status" -eq 0 ]
+			echo "$output" | grep -v '^#' > got.txt
+			same_file got.txt "$B/y2o/$n.exp"
+			nok=$((nok + 1))
+		fi
+	done
+	[ "$nok" -eq 3 ] && [ "$nerr" -eq 3 ]
+	run bbmap --dump c8
+	[[ "$output" == *"offset 0x2: zero number of BB ranges" ]]
+	run bbmap --dump c6
+	[[ "$output" == *"offset 0xf: section ends inside the ULEB128 block ID" ]]
 }
 
 @test "bbmap: LLVM's failure cases: truncation, bad metadata, missing PGO data, at LLVM's offsets" {

@@ -55,8 +55,14 @@ struct mapper {
 	struct cfg	*g;		/* per function */
 	uint64_t	*bbaddr;
 	uint64_t	*samples;
+	uint64_t	*ftw;		/* fall-through weight from block i to
+					 * i + 1: the most frequent edges, kept
+					 * out of the hash table */
+	size_t		 nft;		/* blocks with some */
 	struct edge	*edges;
 	size_t		 nedges, cap;	/* open addressing, cap a power of 2 */
+	unsigned	 bits;		/* log2(cap): slots from the hash's top
+					 * bits, which mix every input bit */
 	struct mapstat	*st;
 	char		 bidhex[129];	/* the binary's build-id, "" if none */
 	uint32_t	 selfobj;	/* the reader's object number for it */
@@ -86,6 +92,7 @@ index_blocks(const struct bin *b)
 	M.bbrange = xcalloc(m->nbbs + 1, sizeof(*M.bbrange));
 	M.bbaddr = xcalloc(m->nbbs + 1, sizeof(*M.bbaddr));
 	M.samples = xcalloc(m->nbbs + 1, sizeof(*M.samples));
+	M.ftw = xcalloc(m->nbbs + 1, sizeof(*M.ftw));
 	M.blks = xcalloc(m->nbbs + 1, sizeof(*M.blks));
 	M.bbnode = xcalloc(m->nbbs + 1, sizeof(*M.bbnode));
 	M.g = xcalloc(m->nfuncs + 1, sizeof(*M.g));
@@ -118,6 +125,7 @@ index_blocks(const struct bin *b)
 		hex_encode(M.bidhex, b->eo.buildid, b->eo.buildid_len);
 	M.selfobj = PA_OBJ_SELF;
 	M.cap = 1024;
+	M.bits = 10;
 	M.edges = xcalloc(M.cap, sizeof(*M.edges));
 }
 
@@ -168,17 +176,24 @@ add_edge(uint32_t s, uint32_t d, uint8_t kind, uint64_t w, uint64_t mis)
 	struct edge *e;
 	size_t j, i;
 
+	if (kind == 1) {	/* a fall-through: always to the next block */
+		if (M.ftw[s] == 0)
+			M.nft++;
+		M.ftw[s] += w;
+		return;
+	}
 	if ((M.nedges + 1) * 2 > M.cap) {
 		struct edge *old = M.edges;
 		size_t oldcap = M.cap;
 
 		M.cap *= 2;
+		M.bits++;
 		M.edges = xcalloc(M.cap, sizeof(*M.edges));
 		for (i = 0; i < oldcap; i++) {
 			if (old[i].kind == 0)
 				continue;
 			for (j = hash3(old[i].src, old[i].dst,
-			    (uint8_t)(old[i].kind - 1)) & (M.cap - 1);
+			    (uint8_t)(old[i].kind - 1)) >> (64 - M.bits);
 			    M.edges[j].kind != 0; j = (j + 1) & (M.cap - 1))
 				;
 			M.edges[j] = old[i];
@@ -186,7 +201,7 @@ add_edge(uint32_t s, uint32_t d, uint8_t kind, uint64_t w, uint64_t mis)
 		free(old);
 	}
 	/* stored edges have kind + 1 in their kind field: 0 is empty */
-	for (j = hash3(s, d, kind) & (M.cap - 1);; j = (j + 1) & (M.cap - 1)) {
+	for (j = hash3(s, d, kind) >> (64 - M.bits);; j = (j + 1) & (M.cap - 1)) {
 		e = &M.edges[j];
 		if (e->kind == 0)
 			break;
@@ -426,28 +441,44 @@ efunc(const struct edge *e)
 	return M.bbfunc[e->src == NONE ? e->dst : e->src];
 }
 
-static int
-edgecmp(const void *x, const void *y)
-{
-	const struct edge *a = x, *b = y;
-	uint32_t af = efunc(a), bf = efunc(b);
+/* the order of the edges: by the function printing them (the source's,
+ * or the target's for calls from outside), then source (calls from
+ * outside last), kind, target; as two keys computed once, so that the
+ * sort compares integers only */
+struct ekey {
+	uint64_t	k1, k2;
+	size_t		i;
+};
 
-	/* by the function printing them (the source's, or the target's
-	 * for calls from outside), then source, kind, target */
-	if (af != bf)
-		return af < bf ? -1 : 1;
-	if (a->src != b->src)
-		return a->src == NONE ? 1 : b->src == NONE ? -1 :
-		    a->src < b->src ? -1 : 1;
-	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
-	return a->dst < b->dst ? -1 : a->dst > b->dst;
+static int
+ekeycmp(const void *x, const void *y)
+{
+	const struct ekey *a = x, *b = y;
+
+	if (a->k1 != b->k1)
+		return a->k1 < b->k1 ? -1 : 1;
+	return a->k2 < b->k2 ? -1 : a->k2 > b->k2;
 }
 
 static void
-put_hexnum(FILE *fp, uint64_t v)
+sort_edges(struct edge *es, size_t n)
 {
-	fprintf(fp, "%" PRIx64, v);
+	struct ekey *k = xcalloc(n + 1, sizeof(*k));
+	struct edge *tmp = xcalloc(n + 1, sizeof(*tmp));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		k[i].k1 = (uint64_t)efunc(&es[i]) << 32 | es[i].src;	/* NONE
+							 * is the largest */
+		k[i].k2 = (uint64_t)es[i].kind << 32 | es[i].dst;
+		k[i].i = i;
+	}
+	qsort(k, n, sizeof(*k), ekeycmp);
+	for (i = 0; i < n; i++)
+		tmp[i] = es[k[i].i];
+	memcpy(es, tmp, n * sizeof(*es));
+	free(tmp);
+	free(k);
 }
 
 void
@@ -459,16 +490,26 @@ map_write(const struct bin *b, FILE *fp, int pgo, char **events, size_t nevents)
 	size_t i, j, n = 0, f, k;
 	char hex[129];
 	const char *name;
+	struct wbuf w;
 
 	/* the edges, dense and sorted */
-	es = xcalloc(M.nedges + 1, sizeof(*es));
+	es = xcalloc(M.nedges + M.nft + 1, sizeof(*es));
 	for (i = 0; i < M.cap; i++)
 		if (M.edges[i].kind != 0) {
 			es[n] = M.edges[i];
 			es[n].kind--;
 			n++;
 		}
-	qsort(es, n, sizeof(*es), edgecmp);
+	for (k = 0; k < m->nbbs; k++)
+		if (M.ftw[k]) {
+			es[n].src = (uint32_t)k;
+			es[n].dst = (uint32_t)k + 1;
+			es[n].kind = 1;
+			es[n].count = M.ftw[k];
+			es[n].mis = 0;
+			n++;
+		}
+	sort_edges(es, n);
 
 	/* Propeller's node frequency: max(sum in (not returns), sum out
 	 * (not calls), largest call out, largest return in) */
@@ -503,13 +544,14 @@ map_write(const struct bin *b, FILE *fp, int pgo, char **events, size_t nevents)
 			cnt[k] = retmax[k];
 	}
 
-	fprintf(fp, "# profpipe-bb 1\n# binary=%s\n", b->path);
+	wb_init(&w, fp, 1 << 16);
+	wb_printf(&w, "# profpipe-bb 1\n# binary=%s\n", b->path);
 	if (b->eo.buildid_len) {
 		hex_encode(hex, b->eo.buildid, b->eo.buildid_len);
-		fprintf(fp, "# buildid=%s\n", hex);
+		wb_printf(&w, "# buildid=%s\n", hex);
 	}
 	for (i = 0; i < nevents; i++)
-		fprintf(fp, "# event=%s\n", events[i]);
+		wb_printf(&w, "# event=%s\n", events[i]);
 
 	j = 0;
 	for (f = 0; f < m->nfuncs; f++) {
@@ -526,9 +568,15 @@ map_write(const struct bin *b, FILE *fp, int pgo, char **events, size_t nevents)
 		if (!touched && (j >= n || efunc(&es[j]) != f))
 			continue;
 		name = bin_name(b, funcaddr((uint32_t)f), fn->text);
-		fprintf(fp, "func %zu ", f);
-		put_hexnum(fp, funcaddr((uint32_t)f));
-		fprintf(fp, " %u %s\n", fn->nbb, name ? name : "-");
+		wb_puts(&w, "func ");
+		wb_dec(&w, f);
+		wb_putc(&w, ' ');
+		wb_hex(&w, funcaddr((uint32_t)f));
+		wb_putc(&w, ' ');
+		wb_dec(&w, fn->nbb);
+		wb_putc(&w, ' ');
+		wb_puts(&w, name ? name : "-");
+		wb_putc(&w, '\n');
 		havefreq = pgo && (fn->feature & BAM_F_BBFREQ) && fn->npgo > 0 &&
 		    m->pgo[fn->pgo].freq > 0;
 		if (havefreq)
@@ -536,30 +584,50 @@ map_write(const struct bin *b, FILE *fp, int pgo, char **events, size_t nevents)
 		for (k = first; k < first + fn->nbb; k++) {
 			if (!cnt[k] && !M.samples[k])
 				continue;
-			fprintf(fp, "block %zu %u ", f, m->bbs[k].id);
-			put_hexnum(fp, M.bbaddr[k]);
-			fprintf(fp, " %x %" PRIu64 " %" PRIu64, m->bbs[k].size,
-			    cnt[k], M.samples[k]);
+			wb_puts(&w, "block ");
+			wb_dec(&w, f);
+			wb_putc(&w, ' ');
+			wb_dec(&w, m->bbs[k].id);
+			wb_putc(&w, ' ');
+			wb_hex(&w, M.bbaddr[k]);
+			wb_putc(&w, ' ');
+			wb_hex(&w, m->bbs[k].size);
+			wb_putc(&w, ' ');
+			wb_dec(&w, cnt[k]);
+			wb_putc(&w, ' ');
+			wb_dec(&w, M.samples[k]);
 			if (pgo && havefreq)
-				fprintf(fp, " %.0Lf", scale *
+				wb_printf(&w, " %.0Lf", scale *
 				    m->pgo[fn->pgo + (k - first)].freq);
 			else if (pgo)
-				fputs(" -", fp);
-			fputc('\n', fp);
+				wb_puts(&w, " -");
+			wb_putc(&w, '\n');
 		}
 		for (; j < n && efunc(&es[j]) == f; j++) {
 			const struct edge *e = &es[j];
 
-			fprintf(fp, "edge %s ", kindname[e->kind]);
+			wb_puts(&w, "edge ");
+			wb_puts(&w, kindname[e->kind]);
+			wb_putc(&w, ' ');
 			if (e->src == NONE)
-				fputs("- -", fp);
-			else
-				fprintf(fp, "%" PRIu32 " %u", M.bbfunc[e->src],
-				    m->bbs[e->src].id);
-			fprintf(fp, " %" PRIu32 " %u %" PRIu64 " %" PRIu64 "\n",
-			    M.bbfunc[e->dst], m->bbs[e->dst].id, e->count, e->mis);
+				wb_puts(&w, "- -");
+			else {
+				wb_dec(&w, M.bbfunc[e->src]);
+				wb_putc(&w, ' ');
+				wb_dec(&w, m->bbs[e->src].id);
+			}
+			wb_putc(&w, ' ');
+			wb_dec(&w, M.bbfunc[e->dst]);
+			wb_putc(&w, ' ');
+			wb_dec(&w, m->bbs[e->dst].id);
+			wb_putc(&w, ' ');
+			wb_dec(&w, e->count);
+			wb_putc(&w, ' ');
+			wb_dec(&w, e->mis);
+			wb_putc(&w, '\n');
 		}
 	}
+	wb_free(&w);
 	free(es);
 	free(in);
 	free(out);
@@ -582,6 +650,7 @@ map_free(void)
 		bbcfg_free(&M.g[i]);
 	free(M.g);
 	free(M.samples);
+	free(M.ftw);
 	free(M.edges);
 	memset(&M, 0, sizeof(M));
 }
