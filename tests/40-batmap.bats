@@ -186,7 +186,7 @@ EOF
 	    { print }' "$1"; }
 	mask orig.dump > orig.masked
 	mkdir dmg
-	python3 "$DATA/batmap/damage.py" "$D/sw.bolt" dmg 60 7 > dmg.list
+	python3 "$DATA/batmap/damage.py" "$D/sw.bolt" dmg 40 7 > dmg.list
 	local rejected=0 unseen=0 f desc rc
 	while read -r f desc; do
 		rc=0
@@ -216,8 +216,8 @@ EOF
 			cmp -s orig.dump out.txt || unseen=$((unseen + 1))
 		fi
 	done < dmg.list
-	echo "rejected $rejected of 60, $unseen unseeable changes passed"
-	[ "$rejected" -ge 45 ]
+	echo "rejected $rejected of 40, $unseen unseeable changes passed"
+	[ "$rejected" -ge 32 ]
 }
 
 @test "batmap: fuzz harness over real sections" {
@@ -350,6 +350,7 @@ same_run() {
 		grep 'non-empty execution profile' f.log > want
 		grep 'non-empty execution profile' pa.log > got
 		same_file want got
+		run ! grep -q 'possibly stale' pa.log
 	done
 	same_run "$D/sw" ./sw.bolt2 300
 	same_run "$D/exc" ./exc.bolt2 30000
@@ -401,6 +402,21 @@ same_run() {
 	# and perf2bolt-19 --pa reads the translation for the input
 	"$P2B" --pa -p in.pa -o b.fdata pie > b.log 2>&1
 	[ "$(grep -c . b.fdata)" -ge 40 ]
+	# the binaries named by build-id (preagg -B): every input location
+	# by the input's build-id, the same fdata
+	perfdecode c.data | preagg -B -b pie.bolt > cb.pa
+	bbid=$(llvm-readelf-19 -n pie.bolt | sed -n 's/.*Build ID: //p')
+	ibid=$(llvm-readelf-19 -n pie | sed -n 's/.*Build ID: //p')
+	[ -n "$bbid" ] && [ -n "$ibid" ] && [ "$bbid" != "$ibid" ]
+	grep -q " $bbid:" cb.pa
+	batmap pie.bolt pie cb.pa > cbin.pa
+	grep -q " $ibid:" cbin.pa
+	run ! grep -q "$bbid" cbin.pa
+	awk '{ n = $1 == "S" ? 2 : ($1 == "B" || $1 == "F") ? 3 : 0
+	    for (i = 2; i <= n; i++) if ($i !~ /:/) bad++ }
+	    END { exit bad > 0 }' cbin.pa
+	fdatawrite --bolted pie cbin.pa | sort > fb.s
+	same_file a.s fb.s
 }
 
 @test "batmap: real cpu-clock recordings of the BOLTed programs (-nl), through fdatawrite --bolted: the fdata of perf2bolt-19 -nl" {
@@ -424,16 +440,23 @@ same_run() {
 		# drops those samples, one line of perf2bolt's each (-v counts
 		# them); all others are equal
 		# past the end: at or above the function's MaxSize (up to the
-		# next symbol of the text, as BOLT bounds a function)
-		llvm-nm-19 -n "$D/$p" | awk 'tolower($2) == "t"' > nm.txt
+		# next symbol of the text or the end of its section, as BOLT
+		# bounds a function)
+		llvm-readelf-19 -SW "$D/$p" | awk '/ AX / { for (i = 1; i < NF; i++)
+		    if ($i == "PROGBITS") print $(i + 1), $(i + 3) }' > secs.txt
+		llvm-nm-19 -n "$D/$p" | awk 'NF == 3 && $2 ~ /^[tTW]$/' > nm.txt
+		[ -s secs.txt ] && [ -s nm.txt ]
 		awk 'function hex(s,  i, v) { v = 0; s = tolower(s)
 			for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 			return v }
-		    FNR == NR { a = hex($1); if (n0 != "" && a > a0) max[n0] = a - a0
-			if (n0 == "" || a > a0) { n0 = $3; a0 = a } else max[$3] = -1; next }
+		    FILENAME == "secs.txt" { b = hex($1); e[b] = b + hex($2); next }
+		    FILENAME == "nm.txt" { a = hex($1); if (n0 != "" && a > a0) max[n0] = a - a0
+			if (n0 == "" || a > a0) { n0 = $3; a0 = a; addr[n0] = a } else max[$3] = -1; next }
+		    !capped { capped = 1; for (n in addr) for (b in e) if (addr[n] >= b && addr[n] < e[b] &&
+			max[n] != -1 && (!(n in max) || max[n] > e[b] - addr[n])) max[n] = e[b] - addr[n] }
 		    NF == 4 { n = $2; sub(/\/.*/, "", n); if ((n in max) && max[n] >= 0 && hex($3) >= max[n]) { dropped++; next } }
 		    { print }
-		    END { print dropped + 0 > "dropped" }' nm.txt a.fdata | sort > a.s
+		    END { print dropped + 0 > "dropped" }' secs.txt nm.txt a.fdata | sort > a.s
 		echo "$p: $(cat dropped) lines past the input's functions"
 		cat v.txt
 		[ "$(sed -n 's/.* \([0-9]*\) past the end of the input.s function.*/\1/p' v.txt)" -eq "$(cat dropped)" ]

@@ -50,7 +50,7 @@ struct oent {
 };
 
 static struct oent *tab;
-static size_t	 tabcap, tabn;
+static size_t	 tabcap, tabn, nwritten;
 
 static struct {
 	uint64_t	in, branches, traces, samples;
@@ -129,7 +129,7 @@ oentcmp(const void *a, const void *b)
 }
 
 static void
-load_bin(struct bin *b, struct elfobj *eo, const char *path)
+load_bin(struct bin *b, struct elfobj *eo, const char *path, int code)
 {
 	char err[512];
 	size_t i;
@@ -146,7 +146,7 @@ load_bin(struct bin *b, struct elfobj *eo, const char *path)
 	if (eo->buildid_len)
 		hex_encode(b->bid, eo->buildid, eo->buildid_len);
 	/* the bytes of the executable segments: where the returns are */
-	for (i = 0; i < eo->nsegs; i++)
+	for (i = 0; code && i < eo->nsegs; i++)
 		if (eo->segs[i].flags & PF_X) {
 			if (eo->segs[i].vaddr < lo)
 				lo = eo->segs[i].vaddr;
@@ -188,11 +188,18 @@ is_return(const struct bin *b, uint64_t a)
 	return 0;
 }
 
+/* input locations in the table until write_out knows their form */
+#define OBJ_INPUT	UINT32_MAX
+
 struct ctx {
 	struct bolted	*b;
 	struct bin	 bo, in;
 	struct pa_reader r;
-	uint32_t	 inobj;		/* obj for input locations */
+	uint32_t	 inobj;		/* obj for input locations: OBJ_INPUT
+					 * while translating, then bare or the
+					 * input's build-id (write_out) */
+	int		 bidseen;	/* the stream named the BOLTed binary
+					 * by its build-id */
 	uint32_t	 *pairs;
 	size_t		 paircap;
 	const struct bfunc **map;	/* bolted function -> input, lazily */
@@ -614,11 +621,33 @@ write_out(FILE *fp, struct ctx *c)
 	size_t i, n = 0;
 	uint32_t ev = PA_NO_EVENT;
 
+	size_t j, k;
+	uint32_t inobj = PA_OBJ_SELF;
+
+	/* input locations bare, or with the input's build-id when the
+	 * stream named the BOLTed binary by its build-id anywhere */
+	if (c->bidseen && c->in.bid[0] != '\0')
+		inobj = PA_OBJ_BUILDID(pa_intern_buildid(&c->r, c->in.bid,
+		    strlen(c->in.bid)));
 	for (i = 0; i < tabcap; i++)
-		if (tab[i].used)
-			tab[n++] = tab[i];
+		if (tab[i].used) {
+			tab[n] = tab[i];
+			for (k = 0; k < 2; k++)
+				if (tab[n].k.obj[k] == OBJ_INPUT)
+					tab[n].k.obj[k] = inobj;
+			n++;
+		}
 	if (n > 1)
 		qsort(tab, n, sizeof(*tab), oentcmp);
+	/* an input location and a bare one passed through can now be equal */
+	for (i = j = 0; i < n; i++) {
+		if (j > 0 && oentcmp(&tab[j - 1], &tab[i]) == 0) {
+			tab[j - 1].count += tab[i].count;
+			tab[j - 1].mis += tab[i].mis;
+		} else
+			tab[j++] = tab[i];
+	}
+	n = nwritten = j;
 	wb_init(&w, fp, 1 << 16);
 	for (i = 0; i < n; i++) {
 		memset(&e, 0, sizeof(e));
@@ -656,8 +685,8 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 	}
 	if (bat_find(&b->bat, 0) != NULL)
 		die(b->path, "a fragment at address 0");
-	load_bin(&c.bo, &b->eo, b->path);
-	load_bin(&c.in, &ineo, inpath);
+	load_bin(&c.bo, &b->eo, b->path, 1);
+	load_bin(&c.in, &ineo, inpath, 0);
 	c.map = xcalloc(c.bo.ft.n ? c.bo.ft.n : 1, sizeof(*c.map));
 	c.mapped = xcalloc(c.bo.ft.n ? c.bo.ft.n : 1, 1);
 	index_locals(&c);
@@ -665,16 +694,15 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 	check_input(&c, inpath);
 	if (pa_open(&c.r, prof) == -1)
 		die(prof ? prof : "<stdin>", "%s", strerror(errno));
-	/* input locations: bare, or with the input's build-id when the
-	 * stream names the BOLTed binary by its build-id */
-	c.inobj = PA_OBJ_SELF;
+	c.inobj = OBJ_INPUT;
 	while (pa_next(&c.r, &e)) {
+		int l;
+
 		st.in++;
-		if (c.inobj == PA_OBJ_SELF && e.nloc > 0 &&
-		    e.loc[0].obj != PA_OBJ_SELF && e.loc[0].obj != PA_OBJ_X &&
-		    is_self(&c, &e.loc[0]) && c.in.bid[0] != '\0')
-			c.inobj = PA_OBJ_BUILDID(pa_intern_buildid(&c.r,
-			    c.in.bid, strlen(c.in.bid)));
+		for (l = 0; l < e.nloc && !c.bidseen; l++)
+			if (e.loc[l].obj != PA_OBJ_SELF &&
+			    e.loc[l].obj != PA_OBJ_X && is_self(&c, &e.loc[l]))
+				c.bidseen = 1;
 		switch (e.type) {
 		case PA_E:
 			break;
@@ -733,7 +761,7 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 		    (unsigned long long)st.brpairs,
 		    (unsigned long long)st.samples,
 		    (unsigned long long)st.nomatch, inpath,
-		    (unsigned long long)st.beyond, (unsigned long long)tabn);
+		    (unsigned long long)st.beyond, (unsigned long long)nwritten);
 	if (vflag && st.unmatched)
 		fprintf(stderr, "%s: %llu fragments with tables belong to "
 		    "functions of names %s lacks\n", progname,
