@@ -313,13 +313,17 @@ same_as_readobj() {
 	cp -r "$B/dmg" dmg
 	local f n=0 nfail=0 failed=
 	for f in dmg/*; do
-		run bbmap --dump "$f"
+		# the dump to a file: bats need not split it into lines
+		rm -f out.txt
+		run bbmap --dump -o out.txt "$f"
 		n=$((n + 1))
 		case "$status" in
-		0)	[[ "$output" == "# bbmap-dump 1"* ]] ;;
+		0)	[ -z "$output" ]
+			[ "$(head -1 out.txt)" = "# bbmap-dump 1" ] ;;
 		1)	nfail=$((nfail + 1))
 			failed="$failed ${f#dmg/}"
 			[ "${#lines[@]}" -eq 1 ]
+			[ ! -e out.txt ]
 			[[ "$output" == "bbmap: $f: offset 0x"*": "* ]]
 			[ "$f" != dmg/grow ] ||
 			    [[ "$output" == *"runs past the end of the file" ]] ;;
