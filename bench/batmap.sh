@@ -5,8 +5,9 @@
 # perf.data: perf2bolt-19 -p on app.bolt (BAT mode), and perfdecode |
 # preagg --legacy -b app.bolt | batmap app.bolt app.  NSAMPLES branch
 # stacks of 24 entries along app.bolt's control flow (tests/tools/cfgwalk,
-# skewed; not 32, which turns on perf2bolt's Skylake workaround for
-# BOLTed binaries).  Also batmap --dump.  One run of each side per REPS.  Targets (issue 15): 10x faster, a fifth of
+# skewed).  Also batmap --dump.  One run of each side per REPS.  The
+# translation through fdatawrite --bolted is checked against perf2bolt's
+# fdata line for line.  Targets (issue 15): 10x faster, a fifth of
 # perf2bolt's peak memory.
 set -e
 . "$(dirname "$0")/lib.sh"
@@ -30,5 +31,8 @@ measure batmap_dump "$(tm 1) $B/batmap --dump app.bolt > app.dump"
 echo "  $(wc -l < input.pa) translated entries; perf2bolt wrote $(grep -c . a.fdata) fdata lines"
 $L/perf2bolt --pa -p input.pa -o b.fdata app > pa.log 2>&1
 echo "  fdata: $(python3 "$top/tests/data/batmap/cmpfdata.py" a.fdata b.fdata app.dump app 2>/dev/null || true)"
+$B/fdatawrite --bolted app input.pa | sort > f.s
+sort a.fdata > a.s
+echo "  fdatawrite --bolted: $(comm -12 a.s f.s | wc -l) of $(wc -l < a.s) lines of perf2bolt's, $(comm -13 a.s f.s | wc -l) others"
 echo "  pipeline: $(ratio "$wall_perf2bolt" "$wall_pipeline")x faster," \
     "$(ratio "$rss_perf2bolt" "$rss_pipeline")x less memory (target 10x, 5x; $(nproc) CPUs)"
