@@ -39,6 +39,7 @@ struct dfunc {
 	int		sec;
 	int		symname;	/* index of the first symbol's rsym, -1 */
 	const char	*rawname;	/* the first symbol's own name */
+	uint32_t	num;		/* creation order, from 1 */
 };
 
 struct disc {
@@ -53,6 +54,7 @@ struct disc {
 	size_t		 ccap, cn;
 	struct fsym	*ent;
 	size_t		 nent, capent;
+	uint32_t	 ncreated;	/* functions created so far */
 };
 
 static int
@@ -607,6 +609,7 @@ df_create(struct disc *d, uint64_t addr, uint64_t size, char *name, int sec)
 	f->size = size;
 	f->sec = sec;
 	f->symname = -1;
+	f->num = ++d->ncreated;
 	df_addname(f, name);
 	return f;
 }
@@ -1391,6 +1394,7 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 		b->flags = f->flags;
 		b->parent = (uint32_t)i;
 		b->shndx = (uint16_t)f->sec;
+		b->num = f->num;
 		for (j = 0; j < f->nnames; j++)
 			name_insert(ft, f->names[j], (uint32_t)i);
 		free(f->names);

@@ -38,6 +38,9 @@ struct bfunc {
 	uint32_t	parent;		/* fragments: the parent's index;
 					 * others: their own index */
 	uint16_t	shndx;		/* section of the code */
+	uint32_t	num;		/* BOLT's function number (YAML fid):
+					 * the order discoverFileObjects
+					 * creates functions in, from 1 */
 };
 
 /* a secondary entry point of a function: a symbol inside it that BOLT

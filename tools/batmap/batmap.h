@@ -5,25 +5,11 @@
 
 #include "common.h"
 #include "bat.h"
-
-struct xsec {			/* an executable section */
-	uint64_t	addr, size;
-};
-
-struct bolted {
-	const char	*path;
-	struct elfobj	 eo;
-	struct bat	 bat;
-	uint64_t	 secoff;	/* file offset of the BAT section */
-	char		 producer[128];
-	struct xsec	*xs;
-	size_t		 nxs;
-	const char	**name;		/* per fragment: its symbol, or NULL */
-};
+#include "batbin.h"
 
 extern int	 vflag;
 
-void	 translate(FILE *, struct bolted *, const char *, const char *);
+void	 translate(FILE *, struct batbin *, const char *, const char *);
 noreturn void die(const char *path, const char *fmt, ...) PRINTFLIKE(2, 3);
 
 #endif

@@ -192,7 +192,7 @@ is_return(const struct bin *b, uint64_t a)
 #define OBJ_INPUT	UINT32_MAX
 
 struct ctx {
-	struct bolted	*b;
+	struct batbin	*b;
 	struct bin	 bo, in;
 	struct pa_reader r;
 	uint32_t	 inobj;		/* obj for input locations: OBJ_INPUT
@@ -202,10 +202,7 @@ struct ctx {
 					 * by its build-id */
 	uint32_t	 *pairs;
 	size_t		 paircap;
-	const struct bfunc **map;	/* bolted function -> input, lazily */
-	uint8_t		*mapped;
-	const struct bfunc **locals;	/* the input's, by name and file */
-	size_t		 nlocals;
+	struct batmatch	 m;		/* BOLTed function -> input */
 	/* per hot fragment, the input offsets of its function's blocks
 	 * (from all its fragments), sorted: blkoff[blkidx[h]..blkidx[h+1]) */
 	uint32_t	*blkoff;
@@ -227,85 +224,10 @@ is_self(struct ctx *c, const struct pa_loc *l)
 	    strcmp(bid, c->bo.bid) == 0;
 }
 
-/* a local's "name/file/N": the "name/file" part's length, 0 if none */
-static size_t
-namefile_len(const struct bfunc *f)
-{
-	const char *p;
-
-	if (!(f->flags & BF_LOCAL) || f->filename == f->name ||
-	    (p = strrchr(f->filename, '/')) == NULL)
-		return 0;
-	return (size_t)(p - f->filename);
-}
-
-static int
-lfcmp(const void *a, const void *b)
-{
-	const struct bfunc *x = *(const struct bfunc *const *)a;
-	const struct bfunc *y = *(const struct bfunc *const *)b;
-	size_t lx = namefile_len(x), ly = namefile_len(y);
-	int r = memcmp(x->filename, y->filename, lx < ly ? lx : ly);
-
-	if (r != 0)
-		return r;
-	return lx < ly ? -1 : lx > ly;
-}
-
-/* the input's locals sorted by name and file, for input_func */
-static void
-index_locals(struct ctx *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->in.ft.n; i++)
-		if (namefile_len(&c->in.ft.f[i]))
-			c->nlocals++;
-	c->locals = xcalloc(c->nlocals ? c->nlocals : 1, sizeof(*c->locals));
-	c->nlocals = 0;
-	for (i = 0; i < c->in.ft.n; i++)
-		if (namefile_len(&c->in.ft.f[i]))
-			c->locals[c->nlocals++] = &c->in.ft.f[i];
-	if (c->nlocals > 1)
-		qsort(c->locals, c->nlocals, sizeof(*c->locals), lfcmp);
-}
-
-/* the input's function for a BOLTed one: the same name.  A local is the
- * input's local of the same name and source file when there is one such:
- * its number N in "name/file/N" counts symbols of that name in address
- * order, which BOLT changed. */
 static const struct bfunc *
 input_func(struct ctx *c, const struct bfunc *bf)
 {
-	size_t i = (size_t)(bf - c->bo.ft.f), lo, hi, mid;
-	const struct bfunc *f = NULL, *key = bf;
-
-	if (!c->mapped[i]) {
-		c->mapped[i] = 1;
-		if (namefile_len(bf)) {
-			lo = 0;
-			hi = c->nlocals;
-			while (lo < hi) {
-				mid = lo + (hi - lo) / 2;
-				if (lfcmp(&c->locals[mid], &key) < 0)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			if (lo < c->nlocals && lfcmp(&c->locals[lo], &key) == 0 &&
-			    (lo + 1 == c->nlocals ||
-			    lfcmp(&c->locals[lo + 1], &key) != 0))
-				f = c->locals[lo];
-		}
-		if (f == NULL)
-			f = functab_by_name(&c->in.ft, bf->filename);
-		if (f == NULL)
-			f = functab_by_name(&c->in.ft, bf->name);
-		if (f != NULL && strcmp(f->symname, bf->symname) != 0)
-			f = NULL;
-		c->map[i] = f;
-	}
-	return c->map[i];
+	return batmatch_input(&c->m, bf);
 }
 
 static int
@@ -669,7 +591,7 @@ write_out(FILE *fp, struct ctx *c)
 }
 
 void
-translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
+translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 {
 	struct ctx c;
 	struct elfobj ineo;
@@ -687,9 +609,7 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 		die(b->path, "a fragment at address 0");
 	load_bin(&c.bo, &b->eo, b->path, 1);
 	load_bin(&c.in, &ineo, inpath, 0);
-	c.map = xcalloc(c.bo.ft.n ? c.bo.ft.n : 1, sizeof(*c.map));
-	c.mapped = xcalloc(c.bo.ft.n ? c.bo.ft.n : 1, 1);
-	index_locals(&c);
+	batmatch_init(&c.m, &c.bo.ft, &c.in.ft);
 	index_blocks(&c);
 	check_input(&c, inpath);
 	if (pa_open(&c.r, prof) == -1)
@@ -771,9 +691,7 @@ translate(FILE *fp, struct bolted *b, const char *inpath, const char *prof)
 	functab_free(&c.in.ft);
 	free(c.bo.code);
 	free(c.in.code);
-	free(c.map);
-	free(c.mapped);
-	free(c.locals);
+	batmatch_free(&c.m);
 	free(c.blkoff);
 	free(c.blkidx);
 	free(c.pairs);
