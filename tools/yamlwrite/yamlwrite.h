@@ -45,6 +45,8 @@ struct yw_block {
 	uint32_t	insns;
 	uint64_t	hash;		/* written only when non-zero */
 	uint64_t	exec;		/* written only when non-zero */
+	uint64_t	events;		/* a sample profile's count (written
+					 * only when non-zero) */
 	struct yw_call	*calls;
 	size_t		 ncalls;
 	struct yw_succ	*succ;
@@ -94,5 +96,11 @@ struct yw *yw_start(struct output *, const char *outpath,
 	    const struct yw_header *);
 void	 yw_func_out(struct yw *, const struct yw_func *);
 void	 yw_finish(struct yw *, struct output *);
+
+/* bat.c: yamlwrite --bat BOLTED INPUT, the profile prof (NULL or "-":
+ * stdin) that batmap translated, written to outpath (NULL: stdout);
+ * dies with the message on failure (exit 1, no output file) */
+void	 yw_bat(const char *outpath, const char *bolted, const char *input,
+	    const char *prof, int verbose);
 
 #endif

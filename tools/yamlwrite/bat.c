@@ -1,0 +1,699 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * bat.c: yamlwrite --bat BOLTED INPUT: the YAML profile perf2bolt-19
+ * writes for a profile collected on a BOLTed binary
+ * (DataAggregator::writeBATYAML in LLVM 19), from batmap's translation
+ * of that profile into the input binary's addresses.
+ *
+ * Every entry is read as DataAggregator reads it on the BOLTed binary:
+ * a branch inside one function (its target not the entry) is an edge, any
+ * other branch a call from its source and an entry into its target (the
+ * function's exec counts those at the entry); a fall-through pair is an
+ * edge.  Each BOLTed function is the input's function batmap credited
+ * (libcommon/batbin.c), so names and fids are the BOLTed binary's
+ * (getLocationName; the order BOLT creates functions in, functab's num).
+ * For a function with BAT tables, hash, nblocks, block indices and block
+ * hashes come from them: the blocks are BAT's block entries of the hot
+ * fragment and its cold ones, by input offset, the first of equal offsets
+ * kept (BBHashMapTy); an edge or a call belongs to the block holding its
+ * source, an edge goes to the block holding its target, an entry counts
+ * in the block starting exactly there; every block with a non-zero hash
+ * is written, counted or not.  LLVM 19 fills its block vector by rank
+ * (the i-th block by offset) and counts into it by BAT index; the two
+ * agree for tables BOLT writes, and this file does the same in both
+ * cases.  Functions without tables (PLT entries, code BOLT left in
+ * place) are written as BOLT writes a function without a control-flow
+ * graph: hash 0, no blocks, their exec.
+ *
+ * Basic samples (S entries, perf2bolt -nl): perf2bolt-19 writes no
+ * function at all; here each sample counts in the block of a function
+ * with tables that holds it, written as the block's `events`, which is
+ * what llvm-bolt's YAML reader takes from a sample profile.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "bat.h"
+#include "batbin.h"
+#include "functab.h"
+#include "pa.h"
+
+#include "yamlwrite.h"
+
+#define NONE	UINT32_MAX
+
+/* what DataAggregator keeps per function: edges and calls (Data),
+ * entries (EntryData), samples; keyed and summed */
+enum { K_DATA, K_ENTRY, K_SAMPLE };
+
+struct key {
+	uint32_t	p;		/* BOLTed function (index in bo.ft) */
+	uint32_t	kind;		/* K_* */
+	uint32_t	q;		/* K_DATA: the target's function, NONE
+					 * for an unknown target */
+	uint32_t	pad;
+	uint64_t	from;		/* offset in p (K_DATA, K_SAMPLE) */
+	uint64_t	to;		/* offset in q; K_ENTRY: offset in p */
+};
+
+struct rec {
+	struct key	k;
+	uint64_t	cnt, mis;
+	int		used;
+};
+
+struct bctx {
+	struct batbin	 b;
+	struct functab	 bo, in;
+	struct batmatch	 m;
+	uint64_t	 inbase;
+	char		 inbid[129];
+	uint32_t	*rev;		/* input function -> BOLTed, NONE */
+	uint64_t	*exec;		/* per BOLTed function */
+	struct rec	*tab;
+	size_t		 cap, n;
+	struct pa_reader r;
+	int		 lbr, samples;
+	/* counts for -v */
+	uint64_t	 nent, nbranch, ntrace, nsample, nunknown, nnomap;
+	uint64_t	 nnoblock;
+};
+
+static uint64_t
+mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint64_t
+keyhash(const struct key *k)
+{
+	return mix(k->from ^ mix(k->to ^ mix(((uint64_t)k->p << 32 | k->q) ^
+	    ((uint64_t)k->kind << 61))));
+}
+
+static void
+add(struct bctx *c, const struct key *k, uint64_t cnt, uint64_t mis)
+{
+	size_t i, mask;
+
+	if ((c->n + 1) * 2 > c->cap) {
+		struct rec *old = c->tab;
+		size_t oldcap = c->cap;
+
+		c->cap = c->cap ? c->cap * 2 : 4096;
+		c->tab = xcalloc(c->cap, sizeof(*c->tab));
+		c->n = 0;
+		for (i = 0; i < oldcap; i++)
+			if (old[i].used)
+				add(c, &old[i].k, old[i].cnt, old[i].mis);
+		free(old);
+	}
+	mask = c->cap - 1;
+	for (i = keyhash(k) & mask; c->tab[i].used; i = (i + 1) & mask)
+		if (memcmp(&c->tab[i].k, k, sizeof(*k)) == 0) {
+			c->tab[i].cnt += cnt;
+			c->tab[i].mis += mis;
+			return;
+		}
+	c->tab[i].used = 1;
+	c->tab[i].k = *k;
+	c->tab[i].cnt = cnt;
+	c->tab[i].mis = mis;
+	c->n++;
+}
+
+/* a location of the stream as (BOLTed function, offset in the input's
+ * function); 0 when it lies in no function of the input binary that a
+ * BOLTed function was matched to */
+static int
+resolve(struct bctx *c, const struct pa_loc *l, uint32_t *p, uint64_t *off)
+{
+	const struct bfunc *f;
+	const char *bid;
+
+	if (l->obj == PA_OBJ_X)
+		return 0;
+	if (l->obj != PA_OBJ_SELF && ((bid = pa_buildid(&c->r, l->obj)) ==
+	    NULL || c->inbid[0] == '\0' || strcmp(bid, c->inbid) != 0))
+		return 0;
+	if ((f = functab_find(&c->in, l->addr + c->inbase)) == NULL)
+		return 0;
+	if ((*p = c->rev[f - c->in.f]) == NONE) {
+		c->nnomap++;
+		return 0;
+	}
+	*off = l->addr + c->inbase - f->addr;
+	return 1;
+}
+
+/* DataAggregator::doBranch after translation: an edge inside one
+ * function, else a call out of the source and an entry into the target */
+static void
+branch(struct bctx *c, const struct pa_loc *from, const struct pa_loc *to,
+    uint64_t cnt, uint64_t mis)
+{
+	struct key k;
+	uint32_t pf = NONE, pt = NONE;
+	uint64_t of = 0, ot = 0;
+	int kf, kt;
+
+	c->nbranch++;
+	kf = resolve(c, from, &pf, &of);
+	kt = resolve(c, to, &pt, &ot);
+	if (!kf && !kt) {
+		c->nunknown++;
+		return;
+	}
+	memset(&k, 0, sizeof(k));
+	if (kf && kt && pf == pt && ot != 0) {
+		k.p = pf;
+		k.kind = K_DATA;
+		k.q = pf;
+		k.from = of;
+		k.to = ot;
+		add(c, &k, cnt, mis);
+		return;
+	}
+	if (kf) {
+		k.p = pf;
+		k.kind = K_DATA;
+		k.q = kt ? pt : NONE;
+		k.from = of;
+		/* an unknown target keeps its address (its own call) */
+		k.to = kt ? ot : to->addr;
+		add(c, &k, cnt, mis);
+	}
+	if (kt) {
+		memset(&k, 0, sizeof(k));
+		k.p = pt;
+		k.kind = K_ENTRY;
+		k.to = ot;
+		add(c, &k, cnt, 0);
+		if (ot == 0)
+			c->exec[pt] += cnt;
+	}
+}
+
+/* a fall-through pair batmap wrote: doTrace's doIntraBranch */
+static void
+trace(struct bctx *c, const struct pa_loc *from, const struct pa_loc *to,
+    uint64_t cnt)
+{
+	struct key k;
+	uint32_t pf, pt;
+	uint64_t of, ot;
+
+	c->ntrace++;
+	if (!resolve(c, from, &pf, &of) || !resolve(c, to, &pt, &ot) ||
+	    pf != pt) {
+		c->nunknown++;
+		return;
+	}
+	memset(&k, 0, sizeof(k));
+	k.p = pf;
+	k.kind = K_DATA;
+	k.q = pf;
+	k.from = of;
+	k.to = ot;
+	add(c, &k, cnt, 0);
+}
+
+static void
+sample(struct bctx *c, const struct pa_loc *at, uint64_t cnt)
+{
+	struct key k;
+	uint32_t p;
+	uint64_t off;
+
+	c->nsample++;
+	if (!resolve(c, at, &p, &off)) {
+		c->nunknown++;
+		return;
+	}
+	memset(&k, 0, sizeof(k));
+	k.p = p;
+	k.kind = K_SAMPLE;
+	k.from = off;
+	add(c, &k, cnt, 0);
+}
+
+static void
+entry(struct bctx *c, const struct pa_entry *e)
+{
+	c->nent++;
+	switch (e->type) {
+	case PA_S:
+		c->samples = 1;
+		sample(c, &e->loc[0], e->count);
+		break;
+	case PA_B:
+		c->lbr = 1;
+		branch(c, &e->loc[0], &e->loc[1], e->count, e->mis);
+		break;
+	case PA_F:
+	case PA_f:
+	case PA_r:
+		c->lbr = 1;
+		trace(c, &e->loc[0], &e->loc[1], e->count);
+		break;
+	case PA_T:
+	case PA_R:
+		/* batmap writes B and F; these are read as LLVM main's
+		 * profiles.md defines them */
+		c->lbr = 1;
+		if (e->type == PA_T && !(e->loc[0].obj == PA_OBJ_SELF &&
+		    (e->loc[0].addr == PA_BR_ONLY ||
+		    e->loc[0].addr == PA_FT_EXTERNAL_ORIGIN ||
+		    e->loc[0].addr == PA_FT_EXTERNAL_RETURN)))
+			branch(c, &e->loc[0], &e->loc[1], e->count,
+			    e->has_mis ? e->mis : 0);
+		if (!(e->loc[2].obj == PA_OBJ_SELF &&
+		    e->loc[2].addr == PA_BR_ONLY))
+			trace(c, &e->loc[1], &e->loc[2], e->count);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* writing */
+
+/* BBHashMapTy: a block of the function's tables */
+struct bblk {
+	uint32_t	in, index;
+	uint64_t	hash;
+	size_t		seq;		/* parse order, for the first of equals */
+};
+
+static int
+bblkcmp(const void *a, const void *b)
+{
+	const struct bblk *x = a, *y = b;
+
+	if (x->in != y->in)
+		return x->in < y->in ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static const char *
+sortname(const struct bctx *c, const struct rec *r)
+{
+	/* DataAggregator's names: an edge's target is the function's own
+	 * name (getOneName), a call's the callee's location name */
+	if (r->k.q == NONE)
+		return "";
+	return r->k.q == r->k.p ? c->bo.f[r->k.p].name :
+	    c->bo.f[r->k.q].filename;
+}
+
+static const struct bctx *sortctx;
+
+/* by function, kind, then as processProfile sorts FuncBranchData.Data:
+ * by source offset, then target (unknown first, name, offset) */
+static int
+reccmp(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+	int r;
+
+	if (x->k.p != y->k.p)
+		return x->k.p < y->k.p ? -1 : 1;
+	if (x->k.kind != y->k.kind)
+		return x->k.kind < y->k.kind ? -1 : 1;
+	if (x->k.from != y->k.from)
+		return x->k.from < y->k.from ? -1 : 1;
+	if ((x->k.q == NONE) != (y->k.q == NONE))
+		return x->k.q == NONE ? -1 : 1;
+	if ((r = strcmp(sortname(sortctx, x), sortname(sortctx, y))) != 0)
+		return r;
+	if (x->k.to != y->k.to)
+		return x->k.to < y->k.to ? -1 : 1;
+	return 0;
+}
+
+struct fbuf {
+	struct bblk	*bb;
+	size_t		 nbb, capbb;
+	struct yw_block	*blk;
+	size_t		 capblk;
+	/* per block, its calls and edges before they are laid out */
+	struct yw_call	*calls;
+	size_t		 ncalls, capcalls;
+	uint32_t	*callblk;
+	size_t		 capcallblk;
+	struct yw_succ	*succ;
+	size_t		 nsucc, capsucc;
+	uint32_t	*succblk;
+	size_t		 capsuccblk;
+	struct yw_call	*bcalls;
+	size_t		 capbcalls;
+	struct yw_succ	*bsucc;
+	size_t		 capbsucc;
+};
+
+/* the block holding off (getBlock: the last block starting at or below
+ * it); its position in fb->bb or -1 */
+static long
+block_at(const struct fbuf *fb, uint64_t off)
+{
+	size_t lo = 0, hi = fb->nbb, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (fb->bb[mid].in <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo == 0 ? -1 : (long)lo - 1;
+}
+
+static long
+block_exact(const struct fbuf *fb, uint64_t off)
+{
+	long i = block_at(fb, off);
+
+	return i >= 0 && fb->bb[i].in == off ? i : -1;
+}
+
+/* the blocks of the hot fragment f and its cold fragments */
+static void
+load_blocks(struct bctx *c, struct fbuf *fb, const struct bat_frag *f)
+{
+	const struct bat *t = &c->b.bat;
+	size_t i, j, k, seq = 0;
+
+	fb->nbb = 0;
+	for (i = 0; i < t->nfrag; i++) {
+		const struct bat_frag *g = &t->frag[i];
+
+		if (g != f && !(g->cold && &t->frag[g->parent] == f))
+			continue;
+		for (j = 0; j < g->nent; j++) {
+			if (g->ent[j].branch)
+				continue;
+			xgrow(&fb->bb, &fb->capbb, fb->nbb + 1, sizeof(*fb->bb));
+			fb->bb[fb->nbb++] = (struct bblk){ g->ent[j].in,
+			    g->ent[j].index, g->ent[j].hash, seq++ };
+		}
+	}
+	if (fb->nbb > 1)
+		qsort(fb->bb, fb->nbb, sizeof(*fb->bb), bblkcmp);
+	for (i = k = 0; i < fb->nbb; i++)
+		if (k == 0 || fb->bb[k - 1].in != fb->bb[i].in)
+			fb->bb[k++] = fb->bb[i];
+	fb->nbb = k;
+}
+
+/* the secondary entry id of input offset off of the hot fragment f
+ * (getSecondaryEntryPointId: 1 + its position, 0 if none) */
+static uint32_t
+entry_id(const struct bat_frag *f, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < f->nsec; i++)
+		if (f->sec[i] == off)
+			return (uint32_t)i + 1;
+	return 0;
+}
+
+static void
+put_func(struct bctx *c, struct yw *y, struct fbuf *fb, uint32_t p,
+    const struct rec *r, size_t nr)
+{
+	const struct bfunc *bf = &c->bo.f[p];
+	const struct bat_frag *f = bat_find(&c->b.bat, bf->addr);
+	struct yw_func yf;
+	size_t i, j, nblk, nc, ns;
+	long bi, ti;
+
+	memset(&yf, 0, sizeof(yf));
+	yf.name = bf->filename;
+	yf.fid = bf->num;
+	yf.exec = c->exec[p];
+	if (f == NULL || f->cold) {
+		/* YAMLProfileWriter::convert of a function without a
+		 * graph (a PLT entry; code BOLT left unmoved, which
+		 * perf2bolt-19 disassembles: not reproduced) */
+		if (c->lbr)
+			yw_func_out(y, &yf);
+		return;
+	}
+	yf.hash = f->hash;
+	yf.nblocks = (uint32_t)f->nblocks;
+	load_blocks(c, fb, f);
+	/* the block vector: the first min(nblocks, blocks) get the i-th
+	 * block's index and hash; counts go by BAT index */
+	nblk = fb->nbb;
+	if (f->nblocks < nblk)
+		nblk = (size_t)f->nblocks;
+	xgrow(&fb->blk, &fb->capblk, nblk + 1, sizeof(*fb->blk));
+	memset(fb->blk, 0, (nblk + 1) * sizeof(*fb->blk));
+	for (i = 0; i < nblk; i++) {
+		fb->blk[i].bid = fb->bb[i].index;
+		fb->blk[i].hash = fb->bb[i].hash;
+	}
+	fb->ncalls = fb->nsucc = 0;
+	for (i = 0; i < nr; i++) {
+		const struct rec *x = &r[i];
+
+		switch (x->k.kind) {
+		case K_ENTRY:
+			if ((ti = block_exact(fb, x->k.to)) < 0 ||
+			    fb->bb[ti].index >= nblk) {
+				c->nnoblock++;
+				continue;
+			}
+			fb->blk[fb->bb[ti].index].exec += x->cnt;
+			continue;
+		case K_SAMPLE:
+			if ((bi = block_at(fb, x->k.from)) < 0 ||
+			    fb->bb[bi].index >= nblk) {
+				c->nnoblock++;
+				continue;
+			}
+			fb->blk[fb->bb[bi].index].events += x->cnt;
+			continue;
+		default:
+			break;
+		}
+		if ((bi = block_at(fb, x->k.from)) < 0 ||
+		    fb->bb[bi].index >= nblk) {
+			c->nnoblock++;
+			continue;
+		}
+		if (x->k.q == p && x->k.to != 0) {
+			if ((ti = block_at(fb, x->k.to)) < 0) {
+				c->nnoblock++;
+				continue;
+			}
+			xgrow(&fb->succ, &fb->capsucc, fb->nsucc + 1,
+			    sizeof(*fb->succ));
+			xgrow(&fb->succblk, &fb->capsuccblk, fb->nsucc + 1,
+			    sizeof(*fb->succblk));
+			fb->succ[fb->nsucc] = (struct yw_succ){
+			    fb->bb[ti].index, x->cnt, x->mis };
+			fb->succblk[fb->nsucc++] = fb->bb[bi].index;
+			continue;
+		}
+		xgrow(&fb->calls, &fb->capcalls, fb->ncalls + 1,
+		    sizeof(*fb->calls));
+		xgrow(&fb->callblk, &fb->capcallblk, fb->ncalls + 1,
+		    sizeof(*fb->callblk));
+		memset(&fb->calls[fb->ncalls], 0, sizeof(*fb->calls));
+		fb->calls[fb->ncalls].off = (uint32_t)(x->k.from -
+		    fb->bb[bi].in);
+		fb->calls[fb->ncalls].cnt = x->cnt;
+		fb->calls[fb->ncalls].mis = x->mis;
+		if (x->k.q != NONE) {
+			const struct bfunc *q = &c->bo.f[x->k.q];
+			const struct bat_frag *qf = bat_find(&c->b.bat,
+			    q->addr);
+			uint64_t in;
+
+			fb->calls[fb->ncalls].fid = q->num;
+			/* translateSymbol: a BAT callee's entry id */
+			if (qf != NULL && !qf->cold) {
+				in = bat_translate(&c->b.bat, q->addr, 0, 0) +
+				    x->k.to;
+				if (in != 0)
+					fb->calls[fb->ncalls].disc =
+					    entry_id(qf, in);
+			}
+		}
+		fb->callblk[fb->ncalls++] = fb->bb[bi].index;
+	}
+	/* each block's calls and edges, in the order of the records */
+	xgrow(&fb->bcalls, &fb->capbcalls, fb->ncalls + 1, sizeof(*fb->bcalls));
+	xgrow(&fb->bsucc, &fb->capbsucc, fb->nsucc + 1, sizeof(*fb->bsucc));
+	nc = ns = 0;
+	for (i = 0; i < nblk; i++) {
+		fb->blk[i].calls = fb->bcalls + nc;
+		for (j = 0; j < fb->ncalls; j++)
+			if (fb->callblk[j] == i)
+				fb->bcalls[nc++] = fb->calls[j];
+		fb->blk[i].ncalls = (size_t)(fb->bcalls + nc - fb->blk[i].calls);
+		fb->blk[i].succ = fb->bsucc + ns;
+		for (j = 0; j < fb->nsucc; j++)
+			if (fb->succblk[j] == i)
+				fb->bsucc[ns++] = fb->succ[j];
+		fb->blk[i].nsucc = (size_t)(fb->bsucc + ns - fb->blk[i].succ);
+	}
+	/* blocks without a hash are dropped */
+	for (i = j = 0; i < nblk; i++)
+		if (fb->blk[i].hash != 0)
+			fb->blk[j++] = fb->blk[i];
+	yf.blocks = fb->blk;
+	yf.nblk = j;
+	yw_func_out(y, &yf);
+}
+
+static void
+write_yaml(struct bctx *c, const char *outpath, const char *bolted)
+{
+	struct yw_header h;
+	struct output out;
+	struct yw *y;
+	struct fbuf fb;
+	struct rec *r;
+	char bid[129];
+	size_t i, n = 0, lo, hi;
+	uint32_t p;
+	int pass;
+
+	for (i = 0; i < c->cap; i++)
+		if (c->tab[i].used)
+			c->tab[n++] = c->tab[i];
+	sortctx = c;
+	if (n > 1)
+		qsort(c->tab, n, sizeof(*c->tab), reccmp);
+	r = c->tab;
+	memset(&h, 0, sizeof(h));
+	h.binary_name = bolted;
+	if (c->b.eo.buildid_len > 0) {
+		hex_encode(bid, c->b.eo.buildid, c->b.eo.buildid_len);
+		h.build_id = bid;
+	} else
+		h.build_id = "<unknown>";
+	h.sample = !c->lbr && c->samples;
+	h.events = "";
+	h.dfs_order = 0;
+	h.hash_func = "xxh3";
+	y = yw_start(&out, outpath, &h);
+	memset(&fb, 0, sizeof(fb));
+	/* functions without tables first, then those with, each by address
+	 * (perf2bolt: by address, then in the order of a hash table) */
+	for (pass = 0; pass < 2; pass++) {
+		for (lo = 0; lo < n; lo = hi) {
+			p = r[lo].k.p;
+			for (hi = lo; hi < n && r[hi].k.p == p; hi++)
+				;
+			if ((bat_find(&c->b.bat, c->bo.f[p].addr) != NULL) !=
+			    (pass == 1))
+				continue;
+			put_func(c, y, &fb, p, r + lo, hi - lo);
+		}
+	}
+	yw_finish(y, &out);
+	free(fb.bb);
+	free(fb.blk);
+	free(fb.calls);
+	free(fb.callblk);
+	free(fb.succ);
+	free(fb.succblk);
+	free(fb.bcalls);
+	free(fb.bsucc);
+}
+
+/* the input's functions credited to each BOLTed one: batmap's match,
+ * turned around; functions with tables first */
+static void
+build_rev(struct bctx *c)
+{
+	const struct bfunc *bf, *in;
+	const struct bat_frag *f;
+	size_t i;
+	int pass;
+
+	c->rev = xcalloc(c->in.n ? c->in.n : 1, sizeof(*c->rev));
+	for (i = 0; i < c->in.n; i++)
+		c->rev[i] = NONE;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < c->bo.n; i++) {
+			bf = &c->bo.f[i];
+			f = bat_find(&c->b.bat, bf->addr);
+			if (f != NULL && f->cold)
+				continue;	/* credited to its parent */
+			if ((f != NULL) != (pass == 0))
+				continue;
+			if ((in = batmatch_input(&c->m, bf)) == NULL)
+				continue;
+			if (c->rev[in - c->in.f] == NONE)
+				c->rev[in - c->in.f] = (uint32_t)i;
+		}
+}
+
+void
+yw_bat(const char *outpath, const char *bolted, const char *input, const char *prof,
+    int verbose)
+{
+	struct bctx c;
+	struct elfobj ineo;
+	struct pa_entry e;
+	char err[512];
+
+	memset(&c, 0, sizeof(c));
+	if (batbin_open(&c.b, bolted, err, sizeof(err)) == -1 ||
+	    functab_load(&c.bo, &c.b.eo, err, sizeof(err)) == -1 ||
+	    elfobj_open(&ineo, input, err, sizeof(err)) == -1 ||
+	    functab_load(&c.in, &ineo, err, sizeof(err)) == -1) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		exit(1);
+	}
+	c.inbase = ineo.type == 3 /* ET_DYN */ ? elfobj_base(&ineo) : 0;
+	if (ineo.buildid_len > 0)
+		hex_encode(c.inbid, ineo.buildid, ineo.buildid_len);
+	batmatch_init(&c.m, &c.bo, &c.in);
+	build_rev(&c);
+	c.exec = xcalloc(c.bo.n ? c.bo.n : 1, sizeof(*c.exec));
+	if (pa_open(&c.r, prof) == -1) {
+		fprintf(stderr, "%s: %s: %s\n", progname,
+		    prof && strcmp(prof, "-") != 0 ? prof : "<stdin>",
+		    strerror(errno));
+		exit(1);
+	}
+	while (pa_next(&c.r, &e))
+		entry(&c, &e);
+	write_yaml(&c, outpath, bolted);
+	if (verbose)
+		fprintf(stderr, "%s: %llu entries: %llu branches, %llu "
+		    "fall-throughs, %llu samples; %llu outside the matched "
+		    "functions, %llu in input functions no BOLTed function "
+		    "maps to, %llu in no block of the tables\n", progname,
+		    (unsigned long long)c.nent, (unsigned long long)c.nbranch,
+		    (unsigned long long)c.ntrace,
+		    (unsigned long long)c.nsample,
+		    (unsigned long long)c.nunknown,
+		    (unsigned long long)c.nnomap,
+		    (unsigned long long)c.nnoblock);
+	pa_close(&c.r);
+	free(c.tab);
+	free(c.rev);
+	free(c.exec);
+	batmatch_free(&c.m);
+	functab_free(&c.bo);
+	functab_free(&c.in);
+	elfobj_close(&ineo);
+	batbin_close(&c.b);
+}
