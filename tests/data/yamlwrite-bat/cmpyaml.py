@@ -8,10 +8,14 @@
 # calls=C" and exits 0 when equal; a difference, or a profile without a
 # function with blocks, exits 1.
 #
-# --nobat FILE: the names (one a line) of functions perf2bolt-19 writes
-# from its own disassembly of the BOLTed binary (no BAT tables, code BOLT
-# left in place): for those only name, fid and exec are compared, and
-# the function must be in ours with hash 0 and no blocks.
+# --nobat SYMS DUMP: the functions without BAT tables, those perf2bolt-19
+# writes from its own disassembly of the BOLTed binary (PLT entries, code
+# BOLT left in place): the names of perf2bolt's YAML none of whose
+# symbols (SYMS: llvm-readelf-19 -sW of the BOLTed binary; a local's
+# source file is the FILE symbol before it) starts a hot fragment of the
+# tables (DUMP: batmap --dump).  For those only name, fid and exec
+# are compared, and ours must have hash 0 and no blocks; their count is
+# printed as nobat=N.
 import sys
 import yaml
 
@@ -34,12 +38,43 @@ def norm_block(b):
 def main():
     args = sys.argv[1:]
     nobat = set()
+    nmf = dumpf = None
     if '--nobat' in args:
         i = args.index('--nobat')
-        with open(args[i + 1]) as f:
-            nobat = set(l.rstrip('\n') for l in f if l.strip())
-        del args[i:i + 2]
+        nmf, dumpf = args[i + 1], args[i + 2]
+        del args[i:i + 3]
     ours, ref = load(args[0]), load(args[1])
+    if nmf:
+        hot = set()
+        with open(dumpf) as f:
+            for l in f:
+                p = l.split()
+                if p and p[0] == 'hot':
+                    hot.add(int(p[1], 16))
+        # name -> addresses, and name/file -> addresses for locals
+        addrs = {}
+        with open(nmf) as f:
+            tab = None
+            for l in f:
+                if l.startswith('Symbol table'):
+                    tab = l.split("'")[1]
+                    cur = None
+                    continue
+                p = l.split()
+                if tab != '.symtab' or len(p) < 8 or not p[0][:-1].isdigit():
+                    continue
+                if p[3] == 'FILE':
+                    cur = p[7]
+                    continue
+                a = int(p[1], 16)
+                addrs.setdefault(p[7], set()).add(a)
+                if p[4] == 'LOCAL' and cur:
+                    addrs.setdefault(p[7] + '/' + cur, set()).add(a)
+        for fn in ref.get('functions') or []:
+            n = fn['name'].split('/')
+            k = '/'.join(n[:2]) if len(n) == 3 else n[0]
+            if not (addrs.get(k, set()) & hot):
+                nobat.add(fn['name'])
     bad = 0
     def diff(what, a, b):
         nonlocal bad
@@ -84,8 +119,8 @@ def main():
                 nb += 1
                 ns += len(ab[i]['succ'])
                 nc += len(ab[i]['calls'])
-    print('functions=%d blocks=%d succ=%d calls=%d differences=%d' %
-          (nf, nb, ns, nc, bad))
+    print('functions=%d blocks=%d succ=%d calls=%d nobat=%d differences=%d'
+          % (nf, nb, ns, nc, len(nobat), bad))
     if bad or nb == 0:
         sys.exit(1)
 
