@@ -77,6 +77,8 @@ struct bctx {
 	size_t		 cap, n;
 	struct pa_reader r;
 	int		 lbr, samples;
+	char		*events;	/* E entries' names, "a:,b:" */
+	size_t		 evcap;
 	/* counts for -v */
 	uint64_t	 nent, nbranch, ntrace, nsample, nunknown, nnomap;
 	uint64_t	 nnoblock;
@@ -246,11 +248,41 @@ sample(struct bctx *c, const struct pa_loc *at, uint64_t cnt)
 	add(c, &k, cnt, 0);
 }
 
+/* EventNames: each event once, as perf script prints the event field
+ * (the name and a colon), comma-separated */
+static void
+add_event(struct bctx *c, const char *name)
+{
+	size_t n = strlen(name), have = c->events ? strlen(c->events) : 0;
+	int colon = n == 0 || name[n - 1] != ':';
+	const char *p;
+
+	for (p = c->events; p != NULL && *p != '\0'; p += strcspn(p, ",")) {
+		if (*p == ',')
+			p++;
+		if (strncmp(p, name, n) == 0 && (colon ? p[n] == ':' &&
+		    (p[n + 1] == ',' || p[n + 1] == '\0') : (p[n] == ',' ||
+		    p[n] == '\0')))
+			return;
+	}
+	xgrow(&c->events, &c->evcap, have + n + 3, 1);
+	if (have > 0)
+		c->events[have++] = ',';
+	memcpy(c->events + have, name, n);
+	have += n;
+	if (colon)
+		c->events[have++] = ':';
+	c->events[have] = '\0';
+}
+
 static void
 entry(struct bctx *c, const struct pa_entry *e)
 {
 	c->nent++;
 	switch (e->type) {
+	case PA_E:
+		add_event(c, pa_event(&c->r, e->event));
+		break;
 	case PA_S:
 		c->samples = 1;
 		sample(c, &e->loc[0], e->count);
@@ -587,7 +619,8 @@ write_yaml(struct bctx *c, const char *outpath, const char *bolted)
 	} else
 		h.build_id = "<unknown>";
 	h.sample = !c->lbr && c->samples;
-	h.events = "";
+	/* perf2bolt keeps the events' names of basic samples only */
+	h.events = h.sample && c->events ? c->events : "";
 	h.dfs_order = 0;
 	h.hash_func = "xxh3";
 	y = yw_start(&out, outpath, &h);
@@ -689,6 +722,7 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 		    (unsigned long long)c.nnoblock);
 	pa_close(&c.r);
 	free(c.tab);
+	free(c.events);
 	free(c.rev);
 	free(c.exec);
 	batmatch_free(&c.m);

@@ -253,6 +253,8 @@ emit_block(struct yw *w, const struct yw_block *b)
 		return -1;
 	if (b->exec != 0 && kv_dec(w, "exec", b->exec) == -1)
 		return -1;
+	if (b->events != 0 && kv_dec(w, "events", b->events) == -1)
+		return -1;
 	if (b->ncalls > 0) {
 		if (key(w, "calls") == -1 || seq_start(w, 1) == -1)
 			return -1;

@@ -31,10 +31,16 @@
 static void
 usage(void)
 {
-	printf("usage: %s [-v] [-o out.yaml] binary [preagg]\n"
+	printf("usage: %s [-v] [-o out.yaml] [--bat bolted] binary [preagg]\n"
 	    "Write the YAML profile perf2bolt-19 --profile-format=yaml writes "
 	    "for a\npre-aggregated profile of binary (hashes 0: llvm-bolt "
 	    "needs --profile-ignore-hash).\n"
+	    "  -b, --bat=BOLTED   the profile was collected on BOLTED, a binary "
+	    "llvm-bolt\n"
+	    "                     --enable-bat made of binary, and translated by "
+	    "batmap:\n"
+	    "                     write what perf2bolt-19 writes on BOLTED, "
+	    "hashes from BAT\n"
 	    "  -o, --output=FILE  write to FILE (default: standard output)\n"
 	    "  -v, --verbose      counts of entries, traces and functions on "
 	    "standard error\n"
@@ -756,6 +762,7 @@ struct opts {
 	const char	*outpath;
 	const char	*bin;
 	const char	*in;
+	const char	*bat;		/* --bat: the BOLTed binary */
 	int		 verbose;
 };
 
@@ -846,6 +853,7 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "bat",	required_argument, NULL, 'b' },
 		{ "output",	required_argument, NULL, 'o' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
@@ -857,8 +865,11 @@ main(int argc, char **argv)
 
 	prog_init(argc, argv);
 	memset(&o, 0, sizeof(o));
-	while ((ch = getopt_long(argc, argv, ":o:vh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":b:o:vh", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'b':
+			o.bat = optarg;
+			break;
 		case 'o':
 			o.outpath = optarg;
 			break;
@@ -881,5 +892,10 @@ main(int argc, char **argv)
 		prog_usage_error("expected a binary and at most one input");
 	o.bin = argv[0];
 	o.in = argc == 2 ? argv[1] : "-";
+	if (o.bat != NULL) {
+		/* bat.c: hashes and blocks from the BOLTed binary's tables */
+		yw_bat(o.outpath, o.bat, o.bin, o.in, o.verbose);
+		return 0;
+	}
 	return run_graph(&o);
 }
