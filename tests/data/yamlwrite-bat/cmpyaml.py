@@ -15,7 +15,8 @@
 # source file is the FILE symbol before it) starts a hot fragment of the
 # tables (DUMP: batmap --dump).  For those only name, fid and exec
 # are compared, and ours must have hash 0 and no blocks; their count is
-# printed as nobat=N.
+# printed as nobat=N, and that of those with blocks in perf2bolt's (code
+# it disassembled, not PLT entries) as nobatcfg=N.
 import sys
 import yaml
 
@@ -90,13 +91,14 @@ def main():
     if len(of) != len(ours.get('functions') or []) or \
        len(rf) != len(ref.get('functions') or []):
         diff('duplicate function names', len(of), len(rf))
-    nb = ns = nc = nf = 0
+    nb = ns = nc = nf = ncfg = 0
     for n in sorted(set(of) | set(rf)):
         if n not in of or n not in rf:
             diff('function ' + n, n in of, n in rf)
             continue
         a, b = of[n], rf[n]
         if n in nobat:
+            ncfg += b.get('nblocks', 0) > 0
             for k in ('fid', 'exec'):
                 if a.get(k) != b.get(k):
                     diff('%s %s' % (n, k), a.get(k), b.get(k))
@@ -119,8 +121,8 @@ def main():
                 nb += 1
                 ns += len(ab[i]['succ'])
                 nc += len(ab[i]['calls'])
-    print('functions=%d blocks=%d succ=%d calls=%d nobat=%d differences=%d'
-          % (nf, nb, ns, nc, len(nobat), bad))
+    print('functions=%d blocks=%d succ=%d calls=%d nobat=%d nobatcfg=%d '
+          'differences=%d' % (nf, nb, ns, nc, len(nobat), ncfg, bad))
     if bad or nb == 0:
         sys.exit(1)
 
