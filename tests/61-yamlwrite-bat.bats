@@ -162,24 +162,29 @@ yaml.safe_dump(d, open("m3.yaml", "w"))'
 	[ "$(field functions)" -ge 3 ] && [ "$(field succ)" -ge 10 ]
 }
 
-@test "yamlwrite --bat: C++ PIE with exceptions: perf2bolt-19's YAML; llvm-bolt-19 finds stale only the functions without tables" {
+@test "yamlwrite --bat: C++ PIE with exceptions: perf2bolt-19's YAML; llvm-bolt-19 finds stale what it finds stale with perf2bolt's and functions without tables" {
 	cfgwalk -n 3000 -D skewed -s 6 -o c.events "$D/exc.bolt"
 	mkperfdata -o c.data c.events
 	compare exc c.data
 	[ "$(field functions)" -ge 4 ] && [ "$(field blocks)" -ge 30 ]
 	[ "$(field calls)" -ge 20 ]
 	# code BOLT left in place is in the profile: compared without hashes
-	ncfg=$(field nobatcfg)
-	[ "$ncfg" -ge 1 ]
-	bolt_stats "$D/exc" ref.yaml a.out > a.txt
-	bolt_stats "$D/exc" ours.yaml b.out > b.txt
-	cat a.txt b.txt
-	grep 'non-empty' a.txt > a1
-	grep 'non-empty' b.txt > b1
-	[ -s a1 ]
-	same_file a1 b1
-	stale() { sed -n 's/.*WARNING: \([0-9]*\) ([^)]*) functions\{0,1\} have invalid.*/\1/p' "$1"; }
-	[ "$(( $(stale b.txt) + 0 ))" -eq "$(( $(stale a.txt) + ncfg ))" ]
+	[ "$(field nobatcfg)" -ge 1 ]
+	python3 "$CMP" ours.yaml ref.yaml --nobat "$D/exc.syms" "$D/exc.dump" \
+	    --nobatcfg-list nobatcfg.txt
+	for y in ref ours; do
+		"$BOLT" "$D/exc" -data $y.yaml -o $y.out -report-stale \
+		    -reorder-blocks=ext-tsp -split-functions > $y.log 2>&1
+		grep 'have non-empty execution profile' $y.log > $y.prof
+		sed -n '/Functions with stale profile:/,/^BOLT/p' $y.log |
+		    sed -n 's/^  //p' > $y.stale
+	done
+	cat ref.prof ours.prof
+	[ -s ref.prof ]
+	same_file ref.prof ours.prof
+	run python3 "$DATA/yamlwrite-bat/stale.py" ref.stale ours.stale nobatcfg.txt
+	echo "$output"
+	[ "$status" -eq 0 ]
 }
 
 @test "yamlwrite --bat: basic samples (-nl) of the BOLTed program: perf2bolt-19 writes no function; ours, each block's samples" {

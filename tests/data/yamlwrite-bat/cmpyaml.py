@@ -17,6 +17,8 @@
 # are compared, and ours must have hash 0 and no blocks; their count is
 # printed as nobat=N, and that of those with blocks in perf2bolt's (code
 # it disassembled, not PLT entries) as nobatcfg=N.
+#
+# --nobatcfg-list FILE: write the names of those nobatcfg functions there.
 import sys
 import yaml
 
@@ -39,7 +41,12 @@ def norm_block(b):
 def main():
     args = sys.argv[1:]
     nobat = set()
-    nmf = dumpf = None
+    nmf = dumpf = listf = None
+    if '--nobatcfg-list' in args:
+        i = args.index('--nobatcfg-list')
+        listf = args[i + 1]
+        del args[i:i + 2]
+    cfgnames = []
     if '--nobat' in args:
         i = args.index('--nobat')
         nmf, dumpf = args[i + 1], args[i + 2]
@@ -98,7 +105,9 @@ def main():
             continue
         a, b = of[n], rf[n]
         if n in nobat:
-            ncfg += b.get('nblocks', 0) > 0
+            if b.get('nblocks', 0) > 0:
+                ncfg += 1
+                cfgnames.append(n)
             for k in ('fid', 'exec'):
                 if a.get(k) != b.get(k):
                     diff('%s %s' % (n, k), a.get(k), b.get(k))
@@ -123,6 +132,10 @@ def main():
                 nc += len(ab[i]['calls'])
     print('functions=%d blocks=%d succ=%d calls=%d nobat=%d nobatcfg=%d '
           'differences=%d' % (nf, nb, ns, nc, len(nobat), ncfg, bad))
+    if listf:
+        with open(listf, 'w') as f:
+            for n in cfgnames:
+                f.write(n + '\n')
     if bad or nb == 0:
         sys.exit(1)
 
