@@ -22,7 +22,7 @@ setup() {
 	export ASAN_OPTIONS="detect_leaks=0:exitcode=86" UBSAN_OPTIONS="exitcode=86"
 }
 
-@test "yamlwrite --bat, large program: perf2bolt-19's YAML of a profile of app.bolt; llvm-bolt-19 finds stale only the functions without tables" {
+@test "yamlwrite --bat, large program: perf2bolt-19's YAML of a profile of app.bolt; llvm-bolt-19 finds stale what it finds stale with perf2bolt's and functions without tables" {
 	cp "$LARGE/app.bolt" "$LARGE/app" .
 	cfgwalk -n 20000 -D skewed -s 1 -o c.events app.bolt
 	mkperfdata -o c.data c.events

@@ -73,6 +73,10 @@ struct bctx {
 	char		 inbid[129];
 	uint32_t	*rev;		/* input function -> BOLTed, NONE */
 	uint64_t	*exec;		/* per BOLTed function */
+	uint32_t	*kids;		/* cold fragments by parent: those of
+					 * hot fragment h are kids[kidx[h]..
+					 * kidx[h + 1]) */
+	size_t		*kidx;
 	struct rec	*tab;
 	size_t		 cap, n;
 	struct pa_reader r;
@@ -418,27 +422,56 @@ block_exact(const struct fbuf *fb, uint64_t off)
 	return i >= 0 && fb->bb[i].in == off ? i : -1;
 }
 
-/* the blocks of the hot fragment f and its cold fragments */
+/* each hot fragment's cold fragments, in table order */
+static void
+index_kids(struct bctx *c)
+{
+	const struct bat *t = &c->b.bat;
+	size_t i, *fill;
+
+	c->kidx = xcalloc(t->nhot + 2, sizeof(*c->kidx));
+	c->kids = xcalloc(t->nfrag - t->nhot + 1, sizeof(*c->kids));
+	for (i = t->nhot; i < t->nfrag; i++)
+		c->kidx[t->frag[i].parent + 1]++;
+	for (i = 0; i < t->nhot; i++)
+		c->kidx[i + 1] += c->kidx[i];
+	fill = xcalloc(t->nhot + 1, sizeof(*fill));
+	for (i = t->nhot; i < t->nfrag; i++) {
+		uint32_t h = t->frag[i].parent;
+
+		c->kids[c->kidx[h] + fill[h]++] = (uint32_t)i;
+	}
+	free(fill);
+}
+
+static void
+frag_blocks(struct fbuf *fb, const struct bat_frag *g)
+{
+	size_t j;
+
+	for (j = 0; j < g->nent; j++) {
+		if (g->ent[j].branch)
+			continue;
+		xgrow(&fb->bb, &fb->capbb, fb->nbb + 1, sizeof(*fb->bb));
+		fb->bb[fb->nbb] = (struct bblk){ g->ent[j].in, g->ent[j].index,
+		    g->ent[j].hash, fb->nbb };
+		fb->nbb++;
+	}
+}
+
+/* the blocks of the hot fragment f and its cold fragments, in the order
+ * LLVM parses them (the hot table, then the cold one): by input offset,
+ * the first of equal ones kept */
 static void
 load_blocks(struct bctx *c, struct fbuf *fb, const struct bat_frag *f)
 {
 	const struct bat *t = &c->b.bat;
-	size_t i, j, k, seq = 0;
+	size_t h = (size_t)(f - t->frag), i, k;
 
 	fb->nbb = 0;
-	for (i = 0; i < t->nfrag; i++) {
-		const struct bat_frag *g = &t->frag[i];
-
-		if (g != f && !(g->cold && &t->frag[g->parent] == f))
-			continue;
-		for (j = 0; j < g->nent; j++) {
-			if (g->ent[j].branch)
-				continue;
-			xgrow(&fb->bb, &fb->capbb, fb->nbb + 1, sizeof(*fb->bb));
-			fb->bb[fb->nbb++] = (struct bblk){ g->ent[j].in,
-			    g->ent[j].index, g->ent[j].hash, seq++ };
-		}
-	}
+	frag_blocks(fb, f);
+	for (i = c->kidx[h]; i < c->kidx[h + 1]; i++)
+		frag_blocks(fb, &t->frag[c->kids[i]]);
 	if (fb->nbb > 1)
 		qsort(fb->bb, fb->nbb, sizeof(*fb->bb), bblkcmp);
 	for (i = k = 0; i < fb->nbb; i++)
@@ -566,21 +599,32 @@ put_func(struct bctx *c, struct yw *y, struct fbuf *fb, uint32_t p,
 		}
 		fb->callblk[fb->ncalls++] = fb->bb[bi].index;
 	}
-	/* each block's calls and edges, in the order of the records */
+	/* each block's calls and edges, in the order of the records (a
+	 * counting sort by block) */
 	xgrow(&fb->bcalls, &fb->capbcalls, fb->ncalls + 1, sizeof(*fb->bcalls));
 	xgrow(&fb->bsucc, &fb->capbsucc, fb->nsucc + 1, sizeof(*fb->bsucc));
+	for (j = 0; j < fb->ncalls; j++)
+		fb->blk[fb->callblk[j]].ncalls++;
+	for (j = 0; j < fb->nsucc; j++)
+		fb->blk[fb->succblk[j]].nsucc++;
 	nc = ns = 0;
 	for (i = 0; i < nblk; i++) {
 		fb->blk[i].calls = fb->bcalls + nc;
-		for (j = 0; j < fb->ncalls; j++)
-			if (fb->callblk[j] == i)
-				fb->bcalls[nc++] = fb->calls[j];
-		fb->blk[i].ncalls = (size_t)(fb->bcalls + nc - fb->blk[i].calls);
+		nc += fb->blk[i].ncalls;
+		fb->blk[i].ncalls = 0;
 		fb->blk[i].succ = fb->bsucc + ns;
-		for (j = 0; j < fb->nsucc; j++)
-			if (fb->succblk[j] == i)
-				fb->bsucc[ns++] = fb->succ[j];
-		fb->blk[i].nsucc = (size_t)(fb->bsucc + ns - fb->blk[i].succ);
+		ns += fb->blk[i].nsucc;
+		fb->blk[i].nsucc = 0;
+	}
+	for (j = 0; j < fb->ncalls; j++) {
+		struct yw_block *k = &fb->blk[fb->callblk[j]];
+
+		k->calls[k->ncalls++] = fb->calls[j];
+	}
+	for (j = 0; j < fb->nsucc; j++) {
+		struct yw_block *k = &fb->blk[fb->succblk[j]];
+
+		k->succ[k->nsucc++] = fb->succ[j];
 	}
 	/* blocks without a hash are dropped */
 	for (i = j = 0; i < nblk; i++)
@@ -699,6 +743,7 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 		hex_encode(c.inbid, ineo.buildid, ineo.buildid_len);
 	batmatch_init(&c.m, &c.bo, &c.in);
 	build_rev(&c);
+	index_kids(&c);
 	c.exec = xcalloc(c.bo.n ? c.bo.n : 1, sizeof(*c.exec));
 	if (pa_open(&c.r, prof) == -1) {
 		fprintf(stderr, "%s: %s: %s\n", progname,
@@ -724,6 +769,8 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	free(c.tab);
 	free(c.events);
 	free(c.rev);
+	free(c.kids);
+	free(c.kidx);
 	free(c.exec);
 	batmatch_free(&c.m);
 	functab_free(&c.bo);
