@@ -159,7 +159,8 @@ yaml.safe_dump(d, open("m3.yaml", "w"))'
 	brtrace -o t.events -- "$D/sw.bolt" 60 > /dev/null 2>&1
 	mkperfdata -o t.data t.events
 	compare sw t.data
-	[ "$(field functions)" -ge 3 ] && [ "$(field succ)" -ge 10 ]
+	[ "$(field functions)" -ge 2 ] && [ "$(field blocks)" -ge 15 ]
+	[ "$(field succ)" -ge 5 ]
 }
 
 @test "yamlwrite --bat: C++ PIE with exceptions: perf2bolt-19's YAML; llvm-bolt-19 finds stale what it finds stale with perf2bolt's and functions without tables" {

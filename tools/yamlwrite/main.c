@@ -534,6 +534,7 @@ convert(struct ctx *c, size_t fi, const struct call *cs, size_t ncs,
 		size_t c0 = bu->ncalls, s0 = bu->nsucc;
 		uint64_t sum = 0;
 
+		memset(yb, 0, sizeof(*yb));
 		yb->bid = bi;
 		yb->insns = b->ninsns;
 		yb->hash = 0;
