@@ -601,6 +601,12 @@ struct fbuild {
 	size_t		 nfrag, capfrag;
 	long		 fragi;
 	int		 fragok;
+	/* jumps through a table: instruction index * 2 + pic; the
+	 * targets of all tables (strict mode registers them as
+	 * referenced offsets); writer_of looks no lower than scanlo */
+	uint64_t	*jts, *reftg;
+	size_t		 njts, capjts, nreftg, capreftg;
+	long		 scanlo;
 };
 
 static long
@@ -920,21 +926,78 @@ static void detail(struct fbuild *, long);
 
 /* the register written last before instruction k (up to 16 back, not
  * across a terminator or a call); -1 if none */
+/* the 64-bit register a general-purpose register is part of, or 0 */
+static unsigned
+x86_gpr64(unsigned r)
+{
+	static const unsigned g[][5] = {
+		{ X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL, X86_REG_AH },
+		{ X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL, X86_REG_BH },
+		{ X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL, X86_REG_CH },
+		{ X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL, X86_REG_DH },
+		{ X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL, 0 },
+		{ X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL, 0 },
+		{ X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL, 0 },
+		{ X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL, 0 },
+		{ X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B, 0 },
+		{ X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B, 0 },
+		{ X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B, 0 },
+		{ X86_REG_R11, X86_REG_R11D, X86_REG_R11W, X86_REG_R11B, 0 },
+		{ X86_REG_R12, X86_REG_R12D, X86_REG_R12W, X86_REG_R12B, 0 },
+		{ X86_REG_R13, X86_REG_R13D, X86_REG_R13W, X86_REG_R13B, 0 },
+		{ X86_REG_R14, X86_REG_R14D, X86_REG_R14W, X86_REG_R14B, 0 },
+		{ X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B, 0 },
+	};
+	size_t i, k;
+
+	for (i = 0; i < sizeof(g) / sizeof(g[0]); i++)
+		for (k = 0; k < 5; k++)
+			if (g[i][k] != 0 && g[i][k] == r)
+				return g[i][0];
+	return 0;
+}
+
+/* does instruction j write reg or a part of it, explicitly or not
+ * (MCInstrDesc::hasDefOfPhysReg: a def of a sub-register counts) */
+static int
+writes_reg(struct fbuild *b, long j, unsigned reg)
+{
+	const struct insn *in = &b->in[j];
+	const uint8_t *p;
+	uint64_t avail, addr = b->f->addr + in->off;
+	size_t left;
+	cs_insn *ci;
+	cs_regs rr, ww;
+	uint8_t nr = 0, nw = 0, k;
+	unsigned r64 = x86_gpr64(reg);
+	int w = 0;
+
+	if ((p = sec_bytes(b->d, addr, &avail)) == NULL)
+		return 0;
+	left = in->size <= avail ? in->size : (size_t)avail;
+	ci = cs_malloc(b->d->cs);
+	if (cs_disasm_iter(b->d->cs, &p, &left, &addr, ci) &&
+	    cs_regs_access(b->d->cs, ci, rr, &nr, ww, &nw) == CS_ERR_OK)
+		for (k = 0; k < nw && !w; k++)
+			w = ww[k] == reg || (r64 != 0 && reg == r64 &&
+			    x86_gpr64(ww[k]) == r64);
+	cs_free(ci, 1);
+	return w;
+}
+
+/* the instruction before k that last writes reg, in address order over
+ * the whole function before it, as X86MCPlusBuilder::analyzeIndirectBranch
+ * and analyzePICJumpTable look for it (across branches and calls) */
 static long
 writer_of(struct fbuild *b, long k, unsigned reg)
 {
 	long j;
 
-	for (j = k - 1; j >= 0 && j >= k - 16; j--) {
-		const struct insn *in = &b->in[j];
-
-		detail(b, j);
-		if (is_term(in) || in->kind == K_CALL || in->kind == K_ICALL)
-			return -1;
-		if (in->dreg == reg && in->id != X86_INS_CMP &&
-		    in->id != X86_INS_TEST && in->id != X86_INS_PUSH)
+	for (j = k - 1; j >= b->scanlo; j--)
+		if (writes_reg(b, j, reg)) {
+			detail(b, j);
 			return j;
-	}
+		}
 	return -1;
 }
 
@@ -1362,6 +1425,67 @@ scan_branches(struct cfgdis *d)
 
 static void keep_sites(struct cfg *, const struct fbuild *);
 
+/* the block starting at offset off, or -1 */
+static long
+block_at_start(const struct cfg *g, uint64_t off)
+{
+	long k = cfg_block_at(g, off);
+
+	return k >= 0 && g->blocks[k].start == off ? k : -1;
+}
+
+/* addUnknownControlFlow: block fb's successors are every offset the
+ * function is referenced at (ExternallyReferencedOffsets: from data, and
+ * in strict mode the targets of its jump tables), once each */
+static void
+add_refs(const struct cfgdis *d, size_t fi, const struct fbuild *b,
+    const struct cfg *g, uint32_t **sv, size_t *sn, size_t *sc, long fb)
+{
+	size_t m, mm, n = d->nxref[fi] + b->nreftg;
+
+	for (m = 0; m < n; m++) {
+		uint64_t o = m < d->nxref[fi] ? d->xref[fi][m] :
+		    b->reftg[m - d->nxref[fi]];
+		long tb = block_at_start(g, o);
+
+		if (tb < 0)
+			continue;
+		for (mm = 0; mm < sn[fb]; mm++)
+			if (sv[fb][mm] == (uint32_t)tb)
+				break;
+		if (mm < sn[fb])
+			continue;
+		xgrow(&sv[fb], &sc[fb], sn[fb] + 1, sizeof(**sv));
+		sv[fb][sn[fb]++] = (uint32_t)tb;
+	}
+}
+
+/* does the jump table pattern of the jump at index ji still hold on the
+ * instructions of its block alone (analyzeIndirectBranch from the
+ * block's start: a table, or at least a load from memory) */
+static int
+jt_local_ok(struct fbuild *b, const struct cfg *g, long ji)
+{
+	const struct insn *j = &b->in[ji];
+	long fb = cfg_block_at(g, j->off), lo, wi;
+	uint64_t t;
+	int pic, r;
+
+	if (fb < 0 || (lo = insn_at(b, g->blocks[fb].start)) < 0)
+		return 1;
+	detail(b, ji);
+	if (j->hasmem)
+		return 1;
+	b->scanlo = lo;
+	r = x86_jump_table(b, ji, &t, &pic);
+	wi = r == IB_TABLE || j->dreg == X86_REG_INVALID ? -1 :
+	    writer_of(b, ji, j->dreg);
+	b->scanlo = 0;
+	if (r == IB_TABLE)
+		return 1;
+	return wi >= 0 && b->in[wi].id == X86_INS_MOV && b->in[wi].hasmem;
+}
+
 static struct cfg *
 build(struct cfgdis *d, size_t fi)
 {
@@ -1465,6 +1589,53 @@ build(struct cfgdis *d, size_t fi)
 			push64(&b.tables, &b.ntables, &b.captables, t);
 	}
 	b.ntables = uniq(b.tables, b.ntables);
+	/* relocation mode: a PC-relative lea of what looks like a PIC jump
+	 * table makes it a table of the function whichever jump uses it
+	 * (handleAddressRef catches "jump table references outside of the
+	 * basic block containing the indirect jump"); its entries are
+	 * labels and, in strict mode, referenced offsets (populateJumpTables) */
+	if (reloc) {
+		size_t nt0 = b.ntables, m;
+
+		for (i = 0; i < b.nin; i++) {
+			uint64_t *tg = NULL;
+			size_t ntg = 0, captg = 0;
+			const struct fsec *s;
+
+			if (!b.in[i].riplea ||
+			    !data_section(d, b.in[i].target, &s) ||
+			    s->type == SHT_NOBITS || has(b.tables, nt0,
+			    b.in[i].target))
+				continue;
+			if (analyze_table(&b, b.in[i].target, 1, &tg, &ntg,
+			    &captg))
+				push64(&b.tables, &b.ntables, &b.captables,
+				    b.in[i].target);
+			free(tg);
+		}
+		if (b.ntables > nt0) {
+			uint64_t *lt = xcalloc(b.ntables - nt0, sizeof(*lt));
+			size_t nlt = b.ntables - nt0;
+
+			memcpy(lt, b.tables + nt0, nlt * sizeof(*lt));
+			b.ntables = uniq(b.tables, b.ntables);
+			nlt = uniq(lt, nlt);
+			for (k = 0; k < nlt; k++) {
+				uint64_t *tg = NULL;
+				size_t ntg = 0, captg = 0;
+
+				if (analyze_table(&b, lt[k], 1, &tg, &ntg, &captg))
+					for (m = 0; m < ntg; m++) {
+						push64(&b.labels, &b.nlabels,
+						    &b.caplabels, tg[m]);
+						push64(&b.reftg, &b.nreftg,
+						    &b.capreftg, tg[m]);
+					}
+				free(tg);
+			}
+			free(lt);
+		}
+	}
 	/* branches */
 	for (i = 0; i < b.nin; i++) {
 		struct insn *in = &b.in[i];
@@ -1497,8 +1668,12 @@ build(struct cfgdis *d, size_t fi)
 					for (m = 0; m < ntg; m++) {
 						push64(&b.labels, &b.nlabels,
 						    &b.caplabels, tg[m]);
+						push64(&b.reftg, &b.nreftg,
+						    &b.capreftg, tg[m]);
 						add_edge(&b, in->off, tg[m]);
 					}
+					push64(&b.jts, &b.njts, &b.capjts,
+					    (uint64_t)i * 2 + (uint64_t)pic);
 				} else if (pic)
 					push64(&b.unknown, &b.nunknown,
 					    &b.capunknown, i);
@@ -1580,8 +1755,40 @@ build(struct cfgdis *d, size_t fi)
 		    *sc = xcalloc(nb + 1, sizeof(*sc));
 		size_t e, total = 0;
 
+		/* postProcessIndirectBranches: a jump through a table is
+		 * checked again on its block's instructions alone; where the
+		 * pattern is not all there, strict mode (relocations) gives a
+		 * PIC table's block every referenced offset as successors
+		 * (addUnknownControlFlow), unless the function has one
+		 * indirect jump and one table; otherwise the function is not
+		 * simple */
+		size_t nij = 0, nbad = 0;
+		uint64_t *bad = NULL;
+		size_t capbad = 0;
+
+		b.nreftg = uniq(b.reftg, b.nreftg);
+		for (i = 0; i < b.nin; i++)
+			nij += b.in[i].kind == K_IJMP;
+		for (e = 0; e < b.njts; e++) {
+			long ji = (long)(b.jts[e] / 2);
+			int pic = (int)(b.jts[e] & 1);
+
+			if (jt_local_ok(&b, g, ji))
+				continue;
+			if (!reloc || !pic) {
+				b.nonsimple = 1;
+				g->why = "a jump table's pattern outside its block";
+				continue;
+			}
+			if (nij == 1 && b.ntables == 1)
+				continue;
+			push64(&bad, &nbad, &capbad, b.in[ji].off);
+		}
 		for (e = 0; e < b.nedges; e += 2) {
 			long fb = cfg_block_at(g, b.edges[e]);
+
+			if (nbad > 0 && has(bad, nbad, b.edges[e]))
+				continue;
 			long tb = -1;
 			size_t lo = 0, hi = nb, m;
 
@@ -1605,6 +1812,10 @@ build(struct cfgdis *d, size_t fi)
 			xgrow(&sv[fb], &sc[fb], sn[fb] + 1, sizeof(**sv));
 			sv[fb][sn[fb]++] = (uint32_t)tb;
 		}
+		for (e = 0; e < nbad; e++)
+			add_refs(d, fi, &b, g, sv, sn, sc,
+			    cfg_block_at(g, bad[e]));
+		free(bad);
 		/* unknown control flow in strict mode: the data-referenced
 		 * offsets; non-strict: non-simple */
 		for (e = 0; e < b.nunknown; e++) {
@@ -1632,34 +1843,11 @@ build(struct cfgdis *d, size_t fi)
 				g->why = "unknown indirect jump without relocations";
 				continue;
 			}
-			if (d->nxref[fi] == 0) {
+			if (d->nxref[fi] == 0 && b.nreftg == 0) {
 				b.in[b.unknown[e]].tail = 1;
 				continue;
 			}
-			for (m = 0; m < d->nxref[fi]; m++) {
-				long tb = -1;
-				size_t lo = 0, hi = nb, mm;
-
-				while (lo < hi) {
-					mm = lo + (hi - lo) / 2;
-					if (g->blocks[mm].start < d->xref[fi][m])
-						lo = mm + 1;
-					else
-						hi = mm;
-				}
-				if (lo < nb && g->blocks[lo].start == d->xref[fi][m])
-					tb = (long)lo;
-				if (tb < 0)
-					continue;
-				/* a label referenced twice: one successor */
-				for (mm = 0; mm < sn[fb]; mm++)
-					if (sv[fb][mm] == (uint32_t)tb)
-						break;
-				if (mm < sn[fb])
-					continue;
-				xgrow(&sv[fb], &sc[fb], sn[fb] + 1, sizeof(**sv));
-				sv[fb][sn[fb]++] = (uint32_t)tb;
-			}
+			add_refs(d, fi, &b, g, sv, sn, sc, fb);
 		}
 		for (i = 0; i < nb; i++) {
 			struct cfg_block *bb = &g->blocks[i];
@@ -1724,6 +1912,8 @@ out:
 	free(b.tables);
 	free(b.unknown);
 	free(b.frag);
+	free(b.jts);
+	free(b.reftg);
 	return g;
 }
 

@@ -424,7 +424,10 @@ number_functions(struct ctx *c)
 			;
 		for (pass = 0; pass < 2; pass++)
 			for (k = i; k < j; k++)
-				if (((c->ft.f[k].flags & BF_PSEUDO) != 0) == pass)
+				/* an entry at the section's start is no
+				 * pseudo function (functab marks it both) */
+				if (((c->ft.f[k].flags & (BF_PSEUDO | BF_PLT)) ==
+				    BF_PSEUDO) == pass)
 					c->fid[k] = ++n;
 	}
 	for (i = 0; i < c->ft.n; i++)

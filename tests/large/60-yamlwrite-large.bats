@@ -1,0 +1,88 @@
+#!/usr/bin/env bats
+# yamlwrite against perf2bolt-19 --profile-format=yaml on the large
+# benchmark program (tests/large/build-large.sh: about 3500 functions,
+# 1.6 MB of .text, gcc's .cold fragments, jump tables): cfgwalk branch
+# stacks, skewed and uniform, the fixed-address build, the PIE, and a copy
+# without its relocations (BOLT's non-relocation mode).  The YAML of
+# perfdecode | preagg [--legacy] | yamlwrite equals perf2bolt's as data
+# (hashes excluded), and llvm-bolt-19 with --profile-ignore-hash says of
+# ours what it says of perf2bolt's; the optimized program prints what the
+# program prints.
+
+load ../common
+bats_require_minimum_version 1.5.0
+
+LARGE="$TOP/build/large"
+CMP="$TOP/tests/data/yamlwrite/yamlcmp.py"
+
+setup_file() {
+	PROFPIPE_TESTBIN="$PROFPIPE_TESTBIN" "$TOP/tests/large/build-large.sh" "$LARGE"
+}
+
+setup() {
+	setup_tmp
+	need_tool perf perf2bolt llvm-bolt
+}
+
+# check DIST BINARY BIAS N SEED MINBLOCKS: both forms equal perf2bolt's
+# YAML, which has at least MINBLOCKS blocks
+check() {
+	[ -e "$2" ] || cp "$LARGE/$2" "$2"
+	cfgwalk -D "$1" -b "$3" -n "$4" -s "$5" -m "$PWD/$2" -o w.events "$2"
+	mkperfdata -o perf.data w.events
+	"$LLVM_BIN/perf2bolt" -p perf.data --profile-format=yaml -o want.yaml "$2" > p2b.log 2>&1
+	perfdecode perf.data | preagg --legacy -b "$2" | yamlwrite "$2" > legacy.yaml
+	perfdecode perf.data | preagg -b "$2" | yamlwrite -v -o current.yaml "$2"
+	run python3 "$CMP" want.yaml current.yaml
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | sed -n 's/^[0-9]* functions, \([0-9]*\) blocks.*/\1/p')" -ge "$6" ]
+	python3 "$CMP" want.yaml legacy.yaml
+}
+
+# bolt_same BINARY MIN: llvm-bolt-19 on want.yaml (perf2bolt's) and on
+# current.yaml (ours, with --profile-ignore-hash) with block reordering,
+# function splitting and, in relocation mode, function reordering prints
+# the same (functions with profile, stale profiles, dyno stats before and
+# after), at least MIN functions have a profile, and the optimized binary
+# prints what the program prints (tests/large/build-large.sh: expected)
+bolt_same() {
+	local n opts="-reorder-blocks=ext-tsp -split-functions -dyno-stats"
+	if readelf -SW "$1" | grep -q '[.]rela[.]text'; then
+		opts="$opts -reorder-functions=hfsort"
+	fi
+	"$LLVM_BIN/llvm-bolt" "$1" -o ref.bolt -data want.yaml $opts > ref.bolt.log 2>&1
+	"$LLVM_BIN/llvm-bolt" "$1" -o our.bolt -data current.yaml --profile-ignore-hash \
+	    $opts > our.bolt.log 2>&1
+	grep -E 'non-empty execution profile|stale|could not be optimized|modified layout' our.bolt.log >&2 || true
+	sed 's/ref[.]bolt/OUT/g; s/want[.]yaml/DATA/g' ref.bolt.log > a.log
+	sed 's/our[.]bolt/OUT/g; s/current[.]yaml/DATA/g' our.bolt.log > b.log
+	same_file a.log b.log
+	n=$(sed -n 's/^BOLT-INFO: \([0-9]*\) out of [0-9]* functions .* have non-empty execution profile$/\1/p' our.bolt.log)
+	[ "${n:-0}" -ge "$2" ]
+	grep -q 'basic block reordering modified layout of [1-9]' our.bolt.log
+	run grep -Ei 'stale|did not match' our.bolt.log
+	[ "$status" -eq 1 ]
+	./our.bolt 1 > our.out 2>&1
+	same_file "$LARGE/expected" our.out
+}
+
+@test "yamlwrite, large program: skewed stacks, fixed addresses; llvm-bolt-19 on both YAML profiles" {
+	check skewed app 0 20000 1 5000
+	bolt_same app 1000
+}
+
+@test "yamlwrite, large program: uniform stacks, PIE; llvm-bolt-19 on both YAML profiles" {
+	check uniform app-pie 0x555555554000 20000 2 5000
+	bolt_same app-pie 1000
+}
+
+@test "yamlwrite, large program: no relocations (BOLT's non-relocation mode); llvm-bolt-19 on both YAML profiles" {
+	secs=$(readelf -SW "$LARGE/app" | grep -oE '\.rela\.[A-Za-z_.0-9]+' |
+	    grep -vxE '\.rela\.(dyn|plt)' | sort -u | sed 's/^/-R /')
+	objcopy $secs "$LARGE/app" app
+	run bash -c "readelf -SW app | grep -q '[.]rela[.]text'"
+	[ "$status" -ne 0 ]
+	check uniform app 0 20000 3 3000
+	bolt_same app 500
+}
