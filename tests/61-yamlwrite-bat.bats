@@ -64,8 +64,8 @@ field() {
 }
 
 # compare P DATA [legacy]: perf2bolt's YAML of DATA on P.bolt and ours
-# (also from preagg's legacy form when asked); $output holds cmpyaml's
-# last report
+# (also from preagg's legacy form and with build-ids when asked); $output
+# holds cmpyaml's last report
 compare() {
 	local p=$1 data=$2
 	"$P2B" -p "$data" --profile-format=yaml -o ref.yaml "$D/$p.bolt" > p2b.log 2>&1
@@ -82,6 +82,13 @@ compare() {
 	    batmap "$D/$p.bolt" "$D/$p" | yamlwrite -b "$D/$p.bolt" "$D/$p" > leg.yaml
 	run python3 "$CMP" leg.yaml ref.yaml --nobat "$D/$p.syms" "$D/$p.dump"
 	echo "$p legacy: $output"
+	[ "$status" -eq 0 ]
+	# the binaries named by build-id (preagg -B)
+	perfdecode "$data" | preagg -B -b "$D/$p.bolt" > bid.pa
+	grep -q '^B [0-9a-f]*:' bid.pa
+	batmap "$D/$p.bolt" "$D/$p" bid.pa | yamlwrite -b "$D/$p.bolt" "$D/$p" > bid.yaml
+	run python3 "$CMP" bid.yaml ref.yaml --nobat "$D/$p.syms" "$D/$p.dump"
+	echo "$p build-ids: $output"
 	[ "$status" -eq 0 ]
 }
 
