@@ -541,6 +541,15 @@ x86_classify(const cs_insn *ci, struct insn *in, uint64_t next)
 	case X86_INS_UD2:
 		in->kind = K_TRAP;
 		return;
+	case X86_INS_XBEGIN:
+		/* LLVM: a conditional branch to the abort handler */
+		if (ci->size == 6 && ci->bytes[0] == 0xc7 &&
+		    ci->bytes[1] == 0xf8) {
+			in->kind = K_JCC;
+			in->target = next +
+			    (uint64_t)(int64_t)(int32_t)ld32(ci->bytes + 2, 0);
+		}
+		return;
 	case X86_INS_HLT:
 		in->kind = K_HLT;
 		return;

@@ -97,3 +97,44 @@ bolt_same() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"exhaustive: "* ]]
 }
+
+@test "fdatawrite, large program: every instruction of a static glibc program to the next five, hand-made, against perf2bolt --pa (hand-written string functions, PIC tables found by address, xbegin)" {
+	/usr/lib/llvm-19/bin/clang -O2 -static -DNWORDS=300 -Wl,--emit-relocs \
+	    -o small "$TOP/tests/data/progs/demo.c"
+	objdump -d --no-show-raw-insn small |
+	    awk '/^ +[0-9a-f]+:/ { sub(":", "", $1); print $1 }' |
+	    awk '{ a[NR] = $1 } END { for (i = 1; i <= NR; i++)
+		for (j = 1; j <= 5 && i + j <= NR; j++) {
+			print "F", a[i], a[i + j], 1
+			print "f", a[i], a[i + j], 2 } }' > every.pa
+	"$LLVM_BIN/perf2bolt" --pa -p every.pa -o want.fdata small > p2b.log 2>&1
+	fdatawrite -o cur.fdata small every.pa
+	sort want.fdata > want.s
+	sort cur.fdata > cur.s
+	echo "$(wc -l < every.pa) entries, $(wc -l < want.s) lines from perf2bolt" >&2
+	[ "$(wc -l < want.s)" -ge 10000 ]
+	same_file want.s cur.s
+}
+
+@test "fdatawrite, large program: every instruction to the next three, hand-made, against perf2bolt --pa: fixed, PIE, no relocations" {
+	secs=$(readelf -SW "$LARGE/app" | grep -oE '\.rela\.[A-Za-z_.0-9]+' |
+	    grep -vxE '\.rela\.(dyn|plt)' | sort -u | sed 's/^/-R /')
+	objcopy $secs "$LARGE/app" norel
+	cp "$LARGE/app" app
+	cp "$LARGE/app-pie" app-pie
+	for b in app app-pie norel; do
+		objdump -d --no-show-raw-insn "$b" |
+		    awk '/^ +[0-9a-f]+:/ { sub(":", "", $1); print $1 }' |
+		    awk '{ a[NR] = $1 } END { for (i = 1; i <= NR; i++)
+			for (j = 1; j <= 3 && i + j <= NR; j++) {
+				print "F", a[i], a[i + j], 1
+				print "f", a[i], a[i + j], 2 } }' > "$b.pa"
+		"$LLVM_BIN/perf2bolt" --pa -p "$b.pa" -o "$b.want" "$b" > p2b.log 2>&1
+		fdatawrite -o "$b.cur" "$b" "$b.pa"
+		sort "$b.want" > want.s
+		sort "$b.cur" > cur.s
+		echo "$b: $(wc -l < "$b.pa") entries, $(wc -l < want.s) lines from perf2bolt" >&2
+		[ "$(wc -l < want.s)" -ge 50000 ]
+		same_file want.s cur.s
+	done
+}
