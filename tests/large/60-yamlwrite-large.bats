@@ -94,3 +94,15 @@ bolt_same() {
 	check uniform app 0 20000 3 3000
 	bolt_same app 500
 }
+
+@test "yamlwrite, large program: real perf record -e cpu-clock samples, as perf2bolt -nl writes them" {
+	cp "$LARGE/app" app
+	perf record -q -e cpu-clock -o nl.data -- ./app 1 > /dev/null 2>&1
+	"$LLVM_BIN/perf2bolt" -nl -p nl.data --profile-format=yaml -o want.yaml app > p2b.log 2>&1
+	perfdecode nl.data | preagg -b app | yamlwrite -o current.yaml app
+	run python3 "$CMP" want.yaml current.yaml
+	echo "$output" >&2
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | sed -n 's/^\([0-9]*\) functions.*/\1/p')" -ge 10 ]
+	grep -q 'profile-flags: \[sample\]' current.yaml
+}
