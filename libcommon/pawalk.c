@@ -9,6 +9,7 @@
 #include "common.h"
 #include "functab.h"
 #include "pawalk.h"
+#include "cfg.h"
 
 /* a location as an address of the binary, or 0 if it is elsewhere */
 static int
@@ -127,4 +128,26 @@ pawalk_entry(struct pawalk *w, const struct pa_entry *e)
 	default:
 		break;
 	}
+}
+
+int
+pawalk_trace_blocks(const struct cfg *g, uint64_t fs, uint64_t fe,
+    int external, long *fbp, long *tbp)
+{
+	long fb, tb, i;
+
+	if (fs > fe || (fb = cfg_block_at(g, fs)) < 0 ||
+	    (tb = cfg_block_at(g, fe)) < 0)
+		return -1;
+	if (external && fs == g->blocks[fb].start && fb > 0 &&
+	    !(g->blocks[fb].flags & (CFG_ENTRY | CFG_LPAD)) &&
+	    cfg_is_succ(g, (size_t)fb - 1, (size_t)fb) &&
+	    (g->blocks[fb - 1].flags & (CFG_ENDS_CALL | CFG_ENDS_TAIL)))
+		fb--;
+	for (i = fb; i < tb; i++)
+		if (!cfg_is_succ(g, (size_t)i, (size_t)i + 1))
+			return -1;
+	*fbp = fb;
+	*tbp = tb;
+	return 0;
 }

@@ -50,4 +50,18 @@ struct pawalk {
 /* one entry */
 void	 pawalk_entry(struct pawalk *, const struct pa_entry *);
 
+/*
+ * doTrace on a function's graph: the blocks a fall-through from offset
+ * fs to offset fe of the function passes, [*fb, *tb] (fb == tb: within
+ * one block, nothing to count), with BOLT 19's rule for a trace whose
+ * branch came from outside the function (external): one that starts a
+ * block after a call (or a tail call, which BOLT counts as one) begins
+ * at the call's block, the return's continuation.  -1 when BOLT finds
+ * the trace invalid (an end in no block, fs past fe, two consecutive
+ * blocks that are not successors).
+ */
+struct cfg;
+int	 pawalk_trace_blocks(const struct cfg *g, uint64_t fs, uint64_t fe,
+	    int external, long *fb, long *tb);
+
 #endif

@@ -21,6 +21,7 @@
 #include "functab.h"
 #include "cfg.h"
 #include "pa.h"
+#include "pawalk.h"
 
 static void
 usage(void)
@@ -266,23 +267,12 @@ do_trace(struct ctx *c, uint64_t start, const struct bfunc *a, uint64_t end,
 	}
 	fs = start - a->addr;
 	fe = end - a->addr;
-	if (fs > fe || (fb = cfg_block_at(g, fs)) < 0 ||
-	    (tb = cfg_block_at(g, fe)) < 0) {
+	if (pawalk_trace_blocks(g, fs, fe, external, &fb, &tb) == -1) {
 		c->ninvalid++;
 		return;
 	}
-	if (external && fs == g->blocks[fb].start && fb > 0 &&
-	    !(g->blocks[fb].flags & (CFG_ENTRY | CFG_LPAD)) &&
-	    cfg_is_succ(g, (size_t)fb - 1, (size_t)fb) &&
-	    (g->blocks[fb - 1].flags & (CFG_ENDS_CALL | CFG_ENDS_TAIL)))
-		fb--;
 	if (fb == tb)
 		return;
-	for (i = fb; i < tb; i++)
-		if (!cfg_is_succ(g, (size_t)i, (size_t)i + 1)) {
-			c->ninvalid++;
-			return;
-		}
 	for (i = fb; i < tb; i++)
 		tab_add(&c->lines, fnum(c, a), g->blocks[i].last, fnum(c, a),
 		    g->blocks[i + 1].start, count, 0);

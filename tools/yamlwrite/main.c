@@ -344,23 +344,12 @@ on_trace(void *arg, uint64_t start, uint64_t end, int external,
 	}
 	fs = start - a->addr;
 	fe = end - a->addr;
-	if (fs > fe || (fb = cfg_block_at(g, fs)) < 0 ||
-	    (tb = cfg_block_at(g, fe)) < 0) {
+	if (pawalk_trace_blocks(g, fs, fe, external, &fb, &tb) == -1) {
 		c->ninvalid++;
 		return;
 	}
-	if (external && fs == g->blocks[fb].start && fb > 0 &&
-	    !(g->blocks[fb].flags & (CFG_ENTRY | CFG_LPAD)) &&
-	    cfg_is_succ(g, (size_t)fb - 1, (size_t)fb) &&
-	    (g->blocks[fb - 1].flags & CFG_ENDS_CALL))
-		fb--;
 	if (fb == tb)
 		return;
-	for (i = fb; i < tb; i++)
-		if (!cfg_is_succ(g, (size_t)i, (size_t)i + 1)) {
-			c->ninvalid++;
-			return;
-		}
 	p = prof(c, fidx(c, a));
 	for (i = fb; i < tb; i++)
 		p->ecnt[edge(g, (size_t)i, (size_t)i + 1)] += count;
