@@ -101,8 +101,11 @@ probe() {
 # sizes BIN MIN: every function perf2bolt-19 --print-all shows after
 # disassembly has functab's address, Size, MaxSize and name
 sizes() {
-	"$LLVM_BIN/perf2bolt" --pa -p "$SRC/empty.pa" -o /dev/null "$1" --print-all 2>&1 |
-	    awk -f "$SRC/p2bfuncs.awk" | sort > "$1.p2b"
+	# (to a file first: perf2bolt writes the listing in small pieces,
+	# which through a pipe cost a wake-up of the reader each)
+	"$LLVM_BIN/perf2bolt" --pa -p "$SRC/empty.pa" -o /dev/null "$1" --print-all > "$1.all" 2>&1
+	awk -f "$SRC/p2bfuncs.awk" "$1.all" | sort > "$1.p2b"
+	rm -f "$1.all"
 	functest list "$1" | awk 'NR > 1 && $1 != "entry" { print $1, $2, $3, $5 }' |
 	    sort > "$1.ours"
 	comm -23 "$1.p2b" "$1.ours" > "$1.missing"

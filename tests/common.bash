@@ -17,6 +17,15 @@ TOP="$(cd "$(dirname "${BATS_TEST_FILENAME}")/.." && pwd)"
 : "${PROFPIPE_FUZZBIN:=$TOP/build/fuzz}"
 LLVM_BIN=/usr/lib/llvm-19/bin
 PATH="$PROFPIPE_BIN:$PROFPIPE_TESTBIN:$PATH"
+# python3 is Debian's (where scripts/install-deps puts python3-yaml), not
+# a version manager's shim found first on PATH, which costs a third of a
+# second each time a test starts Python
+if [ -x /usr/bin/python3 ] && [ -n "${BATS_RUN_TMPDIR:-}" ]; then
+	_pybin="$BATS_RUN_TMPDIR/profpipe-python"
+	mkdir -p "$_pybin"
+	[ -e "$_pybin/python3" ] || ln -s /usr/bin/python3 "$_pybin/python3" 2>/dev/null
+	PATH="$_pybin:$PATH"
+fi
 export PATH LC_ALL=C
 DATA="$TOP/tests/data"
 
