@@ -80,7 +80,6 @@ struct ctx {
 	char		 bid[129];
 	struct fprof	**fp;		/* per function, NULL: no profile */
 	int		 *sampled;	/* -nl: per function */
-	uint32_t	*fid;		/* BOLT's function numbers */
 	struct calltab	 calls;
 	const char	**events;
 	size_t		 nevents, capevents;
@@ -384,47 +383,6 @@ on_event(void *arg, const char *name)
 
 /* ------------------------------------------------------------------ */
 
-/*
- * BinaryFunction numbers: BOLT numbers functions as it creates them
- * (FunctionNumber = ++Count), from 1: the symbol table's functions in
- * address order (discoverFileObjects), then each PLT section's entries
- * (disassemblePLT), the section's __BOLT_PSEUDO_ function after its
- * entries, then the code known only from .eh_frame.
- */
-static void
-number_functions(struct ctx *c)
-{
-	uint32_t n = 0;
-	size_t i, j, k;
-	int pass;
-
-	c->fid = xcalloc(c->ft.n + 1, sizeof(*c->fid));
-	for (i = 0; i < c->ft.n; i++)
-		if (!(c->ft.f[i].flags & (BF_PLT | BF_PSEUDO | BF_FDE)))
-			c->fid[i] = ++n;
-	for (i = 0; i < c->ft.n; i = j) {
-		if (!(c->ft.f[i].flags & (BF_PLT | BF_PSEUDO))) {
-			j = i + 1;
-			continue;
-		}
-		/* a section's run of PLT functions */
-		for (j = i; j < c->ft.n && c->ft.f[j].shndx == c->ft.f[i].shndx &&
-		    (c->ft.f[j].flags & (BF_PLT | BF_PSEUDO)); j++)
-			;
-		for (pass = 0; pass < 2; pass++)
-			for (k = i; k < j; k++)
-				/* an entry at the section's start is no
-				 * pseudo function (functab marks it both) */
-				if (((c->ft.f[k].flags & (BF_PSEUDO | BF_PLT)) ==
-				    BF_PSEUDO) == pass)
-					c->fid[k] = ++n;
-	}
-	for (i = 0; i < c->ft.n; i++)
-		if ((c->ft.f[i].flags & BF_FDE) &&
-		    !(c->ft.f[i].flags & (BF_PLT | BF_PSEUDO)))
-			c->fid[i] = ++n;
-}
-
 static int
 callcmp(const void *a, const void *b)
 {
@@ -454,13 +412,13 @@ direct_callee(struct ctx *c, uint64_t target, struct yw_call *yc,
 	if (f == NULL)
 		return;
 	if (target == f->addr) {
-		yc->fid = c->fid[fidx(c, f)];
+		yc->fid = c->ft.f[fidx(c, f)].num;
 		*nm = f->name;
 		return;
 	}
 	/* a secondary entry point: BOLT's number for it */
 	if ((id = cfgdis_entry_id(c->cd, fidx(c, f), target - f->addr)) > 0) {
-		yc->fid = c->fid[fidx(c, f)];
+		yc->fid = c->ft.f[fidx(c, f)].num;
 		yc->disc = id;
 		*nm = f->name;
 	}
@@ -563,7 +521,7 @@ convert(struct ctx *c, size_t fi, const struct call *cs, size_t ncs,
 					x->c.mis = cs[m].mis;
 					x->name = "";
 					if (cs[m].tf != 0) {
-						x->c.fid = c->fid[cs[m].tf - 1];
+						x->c.fid = c->ft.f[cs[m].tf - 1].num;
 						x->name = c->ft.f[cs[m].tf - 1].name;
 					}
 				}
@@ -725,7 +683,7 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 		g = graph(c, i);
 		memset(&f, 0, sizeof(f));
 		f.name = c->ft.f[i].name;
-		f.fid = c->fid[i];
+		f.fid = c->ft.f[i].num;
 		f.hash = 0;
 		f.nblocks = g ? (uint32_t)g->nblocks : 0;
 		while (ci < n && cs[ci].ff < i)
@@ -783,7 +741,6 @@ run_graph(const struct opts *o)
 		hex_encode(c.bid, c.eo.buildid, c.eo.buildid_len);
 	c.fp = xcalloc(c.ft.n + 1, sizeof(*c.fp));
 	c.sampled = xcalloc(c.ft.n + 1, sizeof(*c.sampled));
-	number_functions(&c);
 	c.w.ft = &c.ft;
 	c.w.r = &c.r;
 	c.w.bid = c.bid;
@@ -833,7 +790,6 @@ run_graph(const struct opts *o)
 		}
 	free(c.fp);
 	free(c.sampled);
-	free(c.fid);
 	free(c.calls.v);
 	free(c.events);
 	cfgdis_close(c.cd);
