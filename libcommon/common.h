@@ -179,6 +179,18 @@ ld64(const void *p, int swap)
 	__builtin_memcpy(&v, p, 8);
 	return swap ? __builtin_bswap64(v) : v;
 }
+/* the 64-bit finalizer of MurmurHash3 (fmix64): every input bit moves
+ * every output bit; the hash tables' mixing step */
+static inline uint64_t
+hash_mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
 static inline void
 st64le(void *p, uint64_t v)
 {

@@ -57,20 +57,10 @@ struct table {
 };
 
 static uint64_t
-mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return h;
-}
-
-static uint64_t
 keyhash(uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to)
 {
-	return mix(fo * 31 + ff) ^ mix(to * 131 + tf + 0x9e3779b97f4a7c15ull);
+	return hash_mix64(fo * 31 + ff) ^
+	    hash_mix64(to * 131 + tf + 0x9e3779b97f4a7c15ull);
 }
 
 static void

@@ -60,21 +60,11 @@ static struct {
 } st;
 
 static uint64_t
-mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint64_t
 okhash(const struct okey *k)
 {
-	return mix(k->a[0] ^ mix(k->a[1] ^ mix(((uint64_t)k->obj[0] << 32 |
-	    k->obj[1]) ^ ((uint64_t)k->type << 32 | k->ev))));
+	return hash_mix64(k->a[0] ^ hash_mix64(k->a[1] ^
+	    hash_mix64(((uint64_t)k->obj[0] << 32 | k->obj[1]) ^
+	    ((uint64_t)k->type << 32 | k->ev))));
 }
 
 static void

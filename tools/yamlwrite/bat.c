@@ -89,20 +89,10 @@ struct bctx {
 };
 
 static uint64_t
-mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint64_t
 keyhash(const struct key *k)
 {
-	return mix(k->from ^ mix(k->to ^ mix(((uint64_t)k->p << 32 | k->q) ^
+	return hash_mix64(k->from ^ hash_mix64(k->to ^
+	    hash_mix64(((uint64_t)k->p << 32 | k->q) ^
 	    ((uint64_t)k->kind << 61))));
 }
 

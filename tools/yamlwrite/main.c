@@ -89,22 +89,12 @@ struct ctx {
 
 /* ------------------------------------------------------------------ */
 
-static uint64_t
-mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return h;
-}
-
 static size_t
 call_slot(const struct calltab *t, uint32_t ff, uint64_t off, uint32_t tf,
     uint64_t to)
 {
-	return (mix(off * 31 + ff) ^ mix(to * 131 + tf + 0x9e3779b97f4a7c15ull)) &
+	return (hash_mix64(off * 31 + ff) ^
+	    hash_mix64(to * 131 + tf + 0x9e3779b97f4a7c15ull)) &
 	    (t->cap - 1);
 }
 
