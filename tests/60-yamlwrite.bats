@@ -197,19 +197,7 @@ PY
 	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs -o prog "$SW"
 	walk prog 300
 	perfdecode prog.data | preagg -b prog > good.pa
-	python3 - good.pa <<'PY'
-import random, sys
-random.seed(5)
-data = open(sys.argv[1], 'rb').read()
-for i in range(14):
-    b = bytearray(data)
-    for k in range(random.randint(1, 8)):
-        p = random.randrange(len(b))
-        b[p] = random.choice(b'0123456789abcdefTRBFfrSEX:- \n\xff')
-    if i % 3 == 0:
-        b = b[:random.randrange(len(b))]
-    open('d%03d.pa' % i, 'wb').write(b)
-PY
+	damage_stream good.pa 14
 	for f in d*.pa; do
 		run yamlwrite -o "$f.yaml" prog "$f"
 		[ "$status" -le 1 ]

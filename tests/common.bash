@@ -86,3 +86,22 @@ fuzz_briefly() {
 	echo "$output" | tail -5
 	[ "$status" -eq 0 ] && [[ "$output" == *"Done "* ]]
 }
+
+# damage_stream FILE N: N damaged copies d000.pa ... of a pre-aggregated
+# stream (1 to 8 bytes set to characters of its own syntax or junk, every
+# third copy also cut), the same for a given FILE and N (seed 5)
+damage_stream() {
+	python3 - "$1" "$2" <<'PY'
+import random, sys
+random.seed(5)
+data = open(sys.argv[1], 'rb').read()
+for i in range(int(sys.argv[2])):
+    b = bytearray(data)
+    for k in range(random.randint(1, 8)):
+        p = random.randrange(len(b))
+        b[p] = random.choice(b'0123456789abcdefTRBFfrSEX:- \n\xff')
+    if i % 3 == 0:
+        b = b[:random.randrange(len(b))]
+    open('d%03d.pa' % i, 'wb').write(b)
+PY
+}
