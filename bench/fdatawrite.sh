@@ -11,11 +11,7 @@
 set -e
 . "$(dirname "$0")/lib.sh"
 NSAMPLES=${NSAMPLES:-250000}
-make -s -C "$top" all testbins
-"$top/tests/large/build-large.sh" "$top/build/large"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+large_work
 cp "$top/build/large/app" app
 dist=${DIST:-skewed}
 "$T/cfgwalk" -D "$dist" -n "$NSAMPLES" -s 1 -m "$work/app" -o w.events app

@@ -36,3 +36,14 @@ tm() {
 ratio() {	# ratio A B: A / B with two decimals
 	echo "scale=2; $1 / $2" | bc
 }
+
+# large_work: the tools and the large program built (tests/large/
+# build-large.sh, once for all), then a scratch directory, $work, as
+# the current one, removed at exit
+large_work() {
+	make -s -C "$top" all testbins
+	"$top/tests/large/build-large.sh" "$top/build/large"
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	cd "$work"
+}

@@ -12,11 +12,7 @@
 set -e
 . "$(dirname "$0")/lib.sh"
 NSAMPLES=${NSAMPLES:-250000}
-make -s -C "$top" all testbins
-"$top/tests/large/build-large.sh" "$top/build/large"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+large_work
 cp "$top/build/large/app" app
 for dist in uniform skewed; do
 	"$T/cfgwalk" -D "$dist" -n "$NSAMPLES" -s 1 -m "$work/app" -o "$dist.events" app

@@ -11,11 +11,7 @@
 # recordings), so this prints preagg's times, peak memory and the ratio.
 set -e
 . "$(dirname "$0")/lib.sh"
-make -s -C "$top" all testbins
-"$top/tests/large/build-large.sh" "$top/build/large"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+large_work
 cp "$top/build/large/app" app
 "$T/cfgwalk" -D skewed -n 3000 -d 8 -s 1 -m "$work/app" -o walk.events app
 # procs.awk N: the stream; pids from 100000 up, all children of pid 1000;

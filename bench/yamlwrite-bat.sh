@@ -12,11 +12,7 @@
 set -e
 . "$(dirname "$0")/lib.sh"
 NSAMPLES=${NSAMPLES:-250000}
-make -s -C "$top" all testbins
-"$top/tests/large/build-large.sh" "$top/build/large"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+large_work
 cp "$top/build/large/app" "$top/build/large/app.bolt" .
 "$T/cfgwalk" -D skewed -d 24 -n "$NSAMPLES" -s 1 -m "$work/app.bolt" -o g.events app.bolt
 "$T/mkperfdata" -o g.data g.events

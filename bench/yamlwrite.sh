@@ -14,11 +14,7 @@
 set -e
 . "$(dirname "$0")/lib.sh"
 NSAMPLES=${NSAMPLES:-250000}
-make -s -C "$top" all testbins
-"$top/tests/large/build-large.sh" "$top/build/large"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+large_work
 clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs -o demo "$top/tests/data/progs/demo.c"
 cp "$top/build/large/app" app
 dist=${DIST:-skewed}
