@@ -11,6 +11,7 @@
  * successor), the lines keyed and summed by (from, to), and basic samples
  * as perf2bolt -nl writes them.  Names come from libcommon/functab.c.
  */
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -48,12 +49,16 @@ struct line {
 	uint64_t	fromoff, tooff;
 	uint32_t	fromf, tof;
 	uint64_t	mis, count;
-	int		used;
 };
 
+/* the lines, dense in order of first appearance, and an open-addressing
+ * index over them whose slots hold the upper half of the key's hash and
+ * the line's number + 1: probes and growth stay in the small index */
 struct table {
 	struct line	*v;
-	size_t		 cap, n;
+	size_t		 n, capv;
+	uint64_t	*idx;
+	size_t		 cap;
 };
 
 static uint64_t
@@ -63,41 +68,42 @@ keyhash(uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to)
 	    hash_mix64(to * 131 + tf + 0x9e3779b97f4a7c15ull);
 }
 
+#define FP(h)	((h) & 0xffffffff00000000ull)
+
 static void
 tab_grow(struct table *t)
 {
-	struct table n;
 	size_t i, j;
 
-	n.cap = t->cap ? t->cap * 2 : 4096;
-	n.v = xcalloc(n.cap, sizeof(*n.v));
-	n.n = t->n;
-	for (i = 0; i < t->cap; i++) {
+	free(t->idx);
+	t->cap = t->cap ? t->cap * 2 : 4096;
+	t->idx = xcalloc(t->cap, sizeof(*t->idx));
+	for (i = 0; i < t->n; i++) {
 		const struct line *l = &t->v[i];
+		uint64_t h = keyhash(l->fromf, l->fromoff, l->tof, l->tooff);
 
-		if (!l->used)
-			continue;
-		for (j = keyhash(l->fromf, l->fromoff, l->tof, l->tooff) &
-		    (n.cap - 1); n.v[j].used; j = (j + 1) & (n.cap - 1))
+		for (j = h & (t->cap - 1); t->idx[j] != 0;
+		    j = (j + 1) & (t->cap - 1))
 			;
-		n.v[j] = *l;
+		t->idx[j] = FP(h) | (uint64_t)(i + 1);
 	}
-	free(t->v);
-	*t = n;
 }
 
 static void
 tab_add(struct table *t, uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to,
     uint64_t count, uint64_t mis)
 {
+	uint64_t h = keyhash(ff, fo, tf, to);
 	size_t j;
 	struct line *l;
 
 	if ((t->n + 1) * 2 > t->cap)
 		tab_grow(t);
-	for (j = keyhash(ff, fo, tf, to) & (t->cap - 1); t->v[j].used;
+	for (j = h & (t->cap - 1); t->idx[j] != 0;
 	    j = (j + 1) & (t->cap - 1)) {
-		l = &t->v[j];
+		if (FP(t->idx[j]) != FP(h))
+			continue;
+		l = &t->v[(t->idx[j] & 0xffffffffu) - 1];
 		if (l->fromf == ff && l->fromoff == fo && l->tof == tf &&
 		    l->tooff == to) {
 			l->count += count;
@@ -105,15 +111,24 @@ tab_add(struct table *t, uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to,
 			return;
 		}
 	}
-	l = &t->v[j];
-	l->used = 1;
+	if (t->n >= 0xffffffffu)
+		errx(1, "more than 2^32 distinct lines");
+	xgrow(&t->v, &t->capv, t->n + 1, sizeof(*t->v));
+	t->idx[j] = FP(h) | (uint64_t)(t->n + 1);
+	l = &t->v[t->n++];
 	l->fromf = ff;
 	l->fromoff = fo;
 	l->tof = tf;
 	l->tooff = to;
 	l->count = count;
 	l->mis = mis;
-	t->n++;
+}
+
+static void
+tab_free(struct table *t)
+{
+	free(t->v);
+	free(t->idx);
 }
 
 struct ctx {
@@ -136,6 +151,10 @@ struct ctx {
 	uint64_t	 faddr;
 	unsigned	 fshift;
 	char		**fnames;	/* put_func's, by function */
+	/* fall-through counts, by function, of each block to the next in
+	 * layout order: a trace's steps are counted next to its graph, and
+	 * become lines once, at the end */
+	uint64_t	**ftc;
 	/* events seen in E entries, in order */
 	const char	**events;
 	size_t		 nevents, capevents;
@@ -239,7 +258,7 @@ do_trace(struct ctx *c, uint64_t start, const struct bfunc *a, uint64_t end,
 {
 	const struct cfg *g;
 	long fb, tb, i;
-	uint64_t fs, fe;
+	uint64_t fs, fe, *ftc;
 
 	c->ntraces++;
 	if (a == NULL || z == NULL) {
@@ -263,9 +282,35 @@ do_trace(struct ctx *c, uint64_t start, const struct bfunc *a, uint64_t end,
 	}
 	if (fb == tb)
 		return;
+	if (c->ftc[a - c->ft.f] == NULL)
+		c->ftc[a - c->ft.f] = xcalloc(g->nblocks, sizeof(**c->ftc));
+	ftc = c->ftc[a - c->ft.f];
 	for (i = fb; i < tb; i++)
-		tab_add(&c->lines, fnum(c, a), g->blocks[i].last, fnum(c, a),
-		    g->blocks[i + 1].start, count, 0);
+		ftc[i] += count;
+}
+
+/* the fall-through counts as lines (summed with a branch's line of the
+ * same key, as perf2bolt sums them) */
+static void
+ft_lines(struct ctx *c)
+{
+	size_t f, i;
+
+	for (f = 0; f < c->ft.n; f++) {
+		const struct cfg *g;
+		uint64_t *ftc = c->ftc[f];
+
+		if (ftc == NULL)
+			continue;
+		g = cfgdis_get(c->cd, f);
+		for (i = 0; i + 1 < g->nblocks; i++)
+			if (ftc[i] != 0)
+				tab_add(&c->lines, (uint32_t)f + 1,
+				    g->blocks[i].last, (uint32_t)f + 1,
+				    g->blocks[i + 1].start, ftc[i], 0);
+		free(ftc);
+		c->ftc[f] = NULL;
+	}
 }
 
 /* --bolted: each fall-through written as given, from its start to its
@@ -470,22 +515,18 @@ write_fdata(struct ctx *c, FILE *fp)
 				wb_putc(&w, ':');
 		}
 		wb_putc(&w, '\n');
-		for (i = 0; i < c->samples.cap; i++) {
+		for (i = 0; i < c->samples.n; i++) {
 			const struct line *l = &c->samples.v[i];
 
-			if (!l->used)
-				continue;
 			put_loc(&w, c, l->fromf, l->fromoff);
 			wb_putc(&w, ' ');
 			wb_dec(&w, l->count);
 			wb_putc(&w, '\n');
 		}
 	} else {
-		for (i = 0; i < c->lines.cap; i++) {
+		for (i = 0; i < c->lines.n; i++) {
 			const struct line *l = &c->lines.v[i];
 
-			if (!l->used)
-				continue;
 			put_loc(&w, c, l->fromf, l->fromoff);
 			wb_putc(&w, ' ');
 			put_loc(&w, c, l->tof, l->tooff);
@@ -569,8 +610,10 @@ main(int argc, char **argv)
 		    strcmp(in, "-") == 0 ? "<stdin>" : in, strerror(errno));
 		exit(1);
 	}
+	c.ftc = xcalloc(c.ft.n + 1, sizeof(*c.ftc));
 	while (pa_next(&c.r, &e))
 		entry(&c, &e);
+	ft_lines(&c);
 	out_open(&out, outpath);
 	write_fdata(&c, out.fp);
 	out_commit(&out);
@@ -611,9 +654,10 @@ main(int argc, char **argv)
 	cfgdis_close(c.cd);
 	functab_free(&c.ft);
 	elfobj_close(&c.eo);
-	free(c.lines.v);
-	free(c.samples.v);
+	tab_free(&c.lines);
+	tab_free(&c.samples);
 	free(c.events);
 	free(c.fidx);
+	free(c.ftc);
 	return 0;
 }
