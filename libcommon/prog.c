@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "bigmem.h"
 
 const char *progname = "profpipe";
 
@@ -24,6 +25,7 @@ prog_init(int argc, char **argv)
 	}
 	/* numbers are parsed and printed the C way whatever the user's locale */
 	setlocale(LC_ALL, "C");
+	big_heap();
 }
 
 void

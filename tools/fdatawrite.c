@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "bigmem.h"
 #include "functab.h"
 #include "cfg.h"
 #include "pa.h"
@@ -75,9 +76,9 @@ tab_grow(struct table *t)
 {
 	size_t i, j;
 
-	free(t->idx);
+	big_free(t->idx, t->cap, sizeof(*t->idx));
 	t->cap = t->cap ? t->cap * 2 : 4096;
-	t->idx = xcalloc(t->cap, sizeof(*t->idx));
+	t->idx = big_zalloc(t->cap, sizeof(*t->idx));
 	for (i = 0; i < t->n; i++) {
 		const struct line *l = &t->v[i];
 		uint64_t h = keyhash(l->fromf, l->fromoff, l->tof, l->tooff);
@@ -113,7 +114,7 @@ tab_add(struct table *t, uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to,
 	}
 	if (t->n >= 0xffffffffu)
 		errx(1, "more than 2^32 distinct lines");
-	xgrow(&t->v, &t->capv, t->n + 1, sizeof(*t->v));
+	big_grow(&t->v, &t->capv, t->n + 1, sizeof(*t->v));
 	t->idx[j] = FP(h) | (uint64_t)(t->n + 1);
 	l = &t->v[t->n++];
 	l->fromf = ff;
@@ -127,8 +128,8 @@ tab_add(struct table *t, uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to,
 static void
 tab_free(struct table *t)
 {
-	free(t->v);
-	free(t->idx);
+	big_free(t->v, t->capv, sizeof(*t->v));
+	big_free(t->idx, t->cap, sizeof(*t->idx));
 }
 
 struct ctx {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "preagg.h"
 
 /* entries, dense, in order of first appearance, and an open-addressing
@@ -51,9 +52,9 @@ idx_grow(void)
 {
 	size_t i, j;
 
-	free(idx);
+	big_free(idx, idxcap, sizeof(*idx));
 	idxcap = idxcap ? idxcap * 2 : 8192;
-	idx = xcalloc(idxcap, sizeof(*idx));
+	idx = big_zalloc(idxcap, sizeof(*idx));
 	for (i = 0; i < tabn; i++) {
 		uint64_t h = ehash(&tab[i]);
 
@@ -83,7 +84,7 @@ add_entry_h(const struct entry *k, uint64_t h, uint64_t count, uint64_t mis)
 	}
 	if (tabn >= 0xffffffffU)
 		return -1;
-	xgrow(&tab, &tabcap, tabn + 1, sizeof(*tab));
+	big_grow(&tab, &tabcap, tabn + 1, sizeof(*tab));
 	e = &tab[tabn];
 	*e = *k;
 	e->count = e->mis = 0;
@@ -404,7 +405,7 @@ write_entries(FILE *fp)
 			if (v[i].obj[j] >= 2)
 				v[i].obj[j] = OBJ_BIN(bidrank[OBJ_INDEX(v[i].obj[j])]);
 	}
-	free(idx);
+	big_free(idx, idxcap, sizeof(*idx));
 	idx = NULL;
 	idxcap = 0;
 	sort_entries(v, tabn, 0);

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 
+#include "bigmem.h"
 #include "preagg.h"
 
 /* ---- parsing samples, in parallel ----
@@ -277,7 +278,8 @@ parsers_stop(void)
 		nnolbr += parsers[i].nnolbr;
 		nbranches += parsers[i].nbranches;
 		nkernel += parsers[i].nkernel;
-		free(parsers[i].t.slot);
+		big_free(parsers[i].t.slot, parsers[i].t.cap,
+		    sizeof(*parsers[i].t.slot));
 		free(parsers[i].t.ovf);
 		free(parsers[i].br);
 	}

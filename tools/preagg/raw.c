@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "preagg.h"
 
 /*
@@ -56,7 +57,7 @@ raw_grow(struct rawtab *t)
 
 	t->cap = t->cap ? t->cap * 2 : 4096;
 	t->shift = 64 - (unsigned)__builtin_ctzll(t->cap);
-	t->slot = xcalloc(t->cap, sizeof(*t->slot));
+	t->slot = big_zalloc(t->cap, sizeof(*t->slot));
 	for (i = 0; i < oldcap; i++) {
 		const struct raw *r = &old[i];
 
@@ -67,7 +68,7 @@ raw_grow(struct rawtab *t)
 			;
 		t->slot[j] = *r;
 	}
-	free(old);
+	big_free(old, oldcap, sizeof(*old));
 }
 
 static inline void
