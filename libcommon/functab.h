@@ -85,6 +85,12 @@ struct functab {
 	size_t		 nameidxcap, nnames;
 	char		**strs;
 	size_t		 nstrs, strscap;
+	/* private: functab_find's index: for each 2^ashift bytes from
+	 * abase, the last function starting at or before them */
+	uint32_t	*aidx;
+	size_t		 naidx;
+	uint64_t	 abase;
+	unsigned	 ashift;
 };
 
 /* read the function table of eo (whose symbols need not be loaded yet);

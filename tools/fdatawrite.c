@@ -145,13 +145,7 @@ struct ctx {
 	/* counts for -v */
 	uint64_t	 nentries, ntraces, ninvalid, noutrange, nnonsimple,
 			 nreturns, nbranches, nsamples, nsampout;
-	/* func_of's index: for each 2^fshift bytes from faddr, the last
-	 * function starting at or before them */
-	uint32_t	*fidx;
-	size_t		 nfidx;
-	uint64_t	 faddr;
-	unsigned	 fshift;
-	char		**fnames;	/* put_func's, by function */
+		char		**fnames;	/* put_func's, by function */
 	/* fall-through counts, by function, of each block to the next in
 	 * layout order: a trace's steps are counted next to its graph, and
 	 * become lines once, at the end */
@@ -179,47 +173,11 @@ loc_addr(struct ctx *c, const struct pa_loc *l, uint64_t *a)
 }
 
 /* the index of func_of: at most 2^18 slots over the functions' span */
-static void
-func_index(struct ctx *c)
-{
-	const struct functab *ft = &c->ft;
-	uint64_t span;
-	size_t i, k;
-
-	if (ft->n == 0)
-		return;
-	c->faddr = ft->f[0].addr;
-	span = ft->f[ft->n - 1].addr + ft->f[ft->n - 1].maxsize - c->faddr;
-	for (c->fshift = 4; c->fshift < 63 && (span >> c->fshift) >= (1u << 18);
-	    c->fshift++)
-		;
-	c->nfidx = (size_t)(span >> c->fshift) + 1;
-	c->fidx = xcalloc(c->nfidx, sizeof(*c->fidx));
-	for (i = k = 0; k < c->nfidx; k++) {
-		uint64_t g = c->faddr + ((uint64_t)k << c->fshift);
-
-		while (i + 1 < ft->n && ft->f[i + 1].addr <= g)
-			i++;
-		c->fidx[k] = (uint32_t)i;
-	}
-}
-
-/* the function holding a (functab_find, through the index) */
+/* the function holding a */
 static const struct bfunc *
 func_of(struct ctx *c, uint64_t a)
 {
-	const struct functab *ft = &c->ft;
-	const struct bfunc *f;
-	uint64_t k;
-	size_t i;
-
-	if (c->fidx == NULL || a < c->faddr ||
-	    (k = (a - c->faddr) >> c->fshift) >= c->nfidx)
-		return functab_find(ft, a);
-	for (i = c->fidx[k]; i + 1 < ft->n && ft->f[i + 1].addr <= a; i++)
-		;
-	f = &ft->f[i];
-	return a - f->addr < f->maxsize ? f : NULL;
+	return functab_find(&c->ft, a);
 }
 
 static uint32_t
@@ -597,7 +555,6 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", progname, err);
 		exit(1);
 	}
-	func_index(&c);
 	if (c.eo.buildid_len > 0)
 		hex_encode(c.bid, c.eo.buildid, c.eo.buildid_len);
 	if (c.eo.type == 3 /* ET_DYN */)
@@ -658,7 +615,6 @@ main(int argc, char **argv)
 	tab_free(&c.lines);
 	tab_free(&c.samples);
 	free(c.events);
-	free(c.fidx);
 	free(c.ftc);
 	return 0;
 }
