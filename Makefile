@@ -110,6 +110,7 @@ FUZZ_bbaddrmap = bbmap
 FUZZ_bat      = bat
 # fuzz_preagg: the pre-aggregated reader is all libcommon (pa.c)
 FUZZ_preagg   = pa
+# fuzz_x86dec: x86dec.c against Capstone (x86chk.c), all libcommon
 FUZZERS = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZCC  ?= clang-19
 FUZZFLAGS = -std=c11 -g -O1 -D_GNU_SOURCE -DPROFPIPE_FUZZ -Ilibcommon \

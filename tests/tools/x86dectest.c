@@ -17,6 +17,9 @@
  *   x86dectest -e SEED      every two opcode bytes after each of a set of
  *                           prefixes and REX bytes, random tails (a
  *                           minute)
+
+ *   x86dectest -b FILE...   every offset of each file's raw bytes (the
+ *                           cases fuzz/fuzz_x86dec found)
  */
 #include <capstone/capstone.h>
 #include <gelf.h>
@@ -28,58 +31,12 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "x86dec.h"
+#include "x86chk.h"
 
 static csh cs;
 static cs_insn *ci;
 static unsigned long long ninsn, nknown, ndiff;
 static int unknown;	/* -u: print what the table does not know */
-
-static const unsigned jcc_ids[16] = {
-	X86_INS_JO, X86_INS_JNO, X86_INS_JB, X86_INS_JAE, X86_INS_JE,
-	X86_INS_JNE, X86_INS_JBE, X86_INS_JA, X86_INS_JS, X86_INS_JNS,
-	X86_INS_JP, X86_INS_JNP, X86_INS_JL, X86_INS_JGE, X86_INS_JLE,
-	X86_INS_JG
-};
-
-/* the kind cfgdis.c's x86_classify gives Capstone's decoding, or -1 for
- * a kind x86dec never returns (the caller then must not accept it) */
-static int
-cs_kind(const cs_insn *c)
-{
-	unsigned id = c->id;
-	int k;
-
-	if (id == X86_INS_NOP || (c->size == 2 && c->bytes[0] == 0x66 &&
-	    c->bytes[1] == 0x90))
-		return X86D_NOP;
-	for (k = 0; k < 16; k++)
-		if (id == jcc_ids[k])
-			return X86D_JCC;
-	switch (id) {
-	case X86_INS_JMP: case X86_INS_CALL: {
-		/* direct: an immediate operand (cfgdis reads the encoding) */
-		const cs_x86 *x = &c->detail->x86;
-		int direct = x->op_count == 1 &&
-		    x->operands[0].type == X86_OP_IMM;
-
-		if (id == X86_INS_JMP)
-			return direct ? X86D_JMP : X86D_IJMP;
-		return direct ? X86D_CALL : X86D_ICALL;
-	}
-	case X86_INS_RET: return X86D_RET;
-	case X86_INS_LEA: return X86D_LEA;
-	case X86_INS_POP: return X86D_POP;
-	case X86_INS_LEAVE: return X86D_LEAVE;
-	case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JRCXZ:
-	case X86_INS_LOOP: case X86_INS_LOOPE: case X86_INS_LOOPNE:
-	case X86_INS_RETF: case X86_INS_RETFQ: case X86_INS_IRET:
-	case X86_INS_IRETD: case X86_INS_IRETQ: case X86_INS_UD2:
-	case X86_INS_HLT:
-		return -1;
-	}
-	return X86D_OTHER;
-}
 
 static void
 show(const char *what, const char *why, uint64_t addr, const uint8_t *p,
@@ -94,69 +51,27 @@ show(const char *what, const char *why, uint64_t addr, const uint8_t *p,
 	ndiff++;
 }
 
-/* one instruction start: p[0, n) at address addr; the length Capstone
- * decodes (0 if it cannot) */
+/* one instruction start: p[0, n) at address addr (libcommon/x86chk.c);
+ * the length Capstone decodes (0 if it cannot) */
 static size_t
 check(const char *what, const uint8_t *p, size_t n, uint64_t addr)
 {
-	struct x86d d;
-	const uint8_t *q = p;
-	size_t left = n, len = 0;
-	uint64_t a = addr;
-	int known = x86d_decode(p, n, &d), ok;
+	char why[512];
+	size_t len;
+	int r = x86chk(cs, ci, p, n, addr, &len, why, sizeof(why));
 
-	ok = cs_disasm_iter(cs, &q, &left, &a, ci);
-	if (ok) {
-		len = ci->size;
+	if (len > 0)
 		ninsn++;
-	}
-	if (!known) {
-		if (ok && unknown)
+	if (r == 0) {
+		if (len > 0 && unknown)
 			printf("unknown: %s %02x %02x %02x\n", ci->mnemonic,
 			    ci->bytes[0], ci->size > 1 ? ci->bytes[1] : 0,
 			    ci->size > 2 ? ci->bytes[2] : 0);
 		return len;
 	}
 	nknown++;
-	if (!ok) {
-		show(what, "accepted, Capstone cannot decode it", addr, p, n);
-		return 0;
-	}
-	if (d.len != ci->size) {
-		char m[256];
-
-		snprintf(m, sizeof(m), "length %u, Capstone %u (%s %s)",
-		    d.len, ci->size, ci->mnemonic, ci->op_str);
-		show(what, m, addr, p, n);
-		return len;
-	}
-	if (cs_kind(ci) != d.kind) {
-		char m[256];
-
-		snprintf(m, sizeof(m), "kind %u, Capstone %d (%s %s)", d.kind,
-		    cs_kind(ci), ci->mnemonic, ci->op_str);
-		show(what, m, addr, p, n);
-		return len;
-	}
-	if (d.kind == X86D_JCC && ci->id != jcc_ids[d.cc & 15])
-		show(what, "condition", addr, p, n);
-	if (d.kind == X86D_JCC || d.kind == X86D_JMP || d.kind == X86D_CALL) {
-		const cs_x86 *x = &ci->detail->x86;
-
-		if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM ||
-		    (uint64_t)x->operands[0].imm != addr + d.len +
-		    (uint64_t)d.disp)
-			show(what, "branch target", addr, p, n);
-	}
-	if (d.kind == X86D_LEA) {
-		const cs_x86 *x = &ci->detail->x86;
-		int rip = x->op_count == 2 && x->operands[1].type == X86_OP_MEM &&
-		    x->operands[1].mem.base == X86_REG_RIP &&
-		    x->operands[1].mem.index == X86_REG_INVALID;
-
-		if (rip != d.rip || (rip && x->operands[1].mem.disp != d.disp))
-			show(what, "PC-relative lea", addr, p, n);
-	}
+	if (r < 0)
+		show(what, why, addr, p, n);
 	return len;
 }
 
@@ -220,7 +135,25 @@ main(int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	if (argc == 3 && strcmp(argv[1], "-e") == 0) {
+	if (argc >= 3 && strcmp(argv[1], "-b") == 0) {
+		for (i = 2; i < argc; i++) {
+			FILE *fp = fopen(argv[i], "rb");
+			uint8_t b[65536];
+			size_t n, o;
+
+			if (fp == NULL) {
+				fprintf(stderr, "x86dectest: %s: cannot read\n",
+				    argv[i]);
+				return 2;
+			}
+			n = fread(b, 1, sizeof(b), fp);
+			fclose(fp);
+			for (o = 0; o < n; o++)
+				check(argv[i], b + o, n - o, 0x400000 + o);
+		}
+		printf("bytes: %llu offsets decoded, %llu known to the table\n",
+		    ninsn, nknown);
+	} else if (argc == 3 && strcmp(argv[1], "-e") == 0) {
 		/* every prefix set below, REX, two opcode bytes, tails */
 		static const char *pre[] = { "", "\x66", "\xf2", "\xf3",
 		    "\x64", "\x65", "\x2e", "\x66\x2e", "\x66\x66",
