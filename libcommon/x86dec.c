@@ -108,7 +108,11 @@ map0f(const uint8_t *p, size_t n, size_t k, int plain, int opsz, int rex,
 	case 0x60: case 0x61: case 0x62: case 0x68: case 0x69: case 0x6a:
 		return done(d, n, e, 0, X86D_OTHER);
 	case 0x6c: case 0x6d:
-		return opsz ? done(d, n, e, 0, X86D_OTHER) : 0;
+		/* punpck[lh]qdq: 66 only; Capstone 4 knows them only with
+		 * the 66 last before the opcode (and REX), not 66 64 0f 6c */
+		if (!opsz || p[k - 2 - (rex != 0)] != 0x66)
+			return 0;
+		return done(d, n, e, 0, X86D_OTHER);
 	case 0xba:				/* bt, bts, btr, btc imm8 */
 		return reg >= 4 ? done(d, n, e, 1, X86D_OTHER) : 0;
 	case 0x90: case 0x91: case 0x92: case 0x93: case 0x94: case 0x95:
