@@ -2,7 +2,7 @@
 /*
  * pawalk.c: a pre-aggregated entry cut into DataAggregator's branch and
  * trace (pawalk.h).  The rules are those fdatawrite was checked with
- * against perf2bolt-19.
+ * against perf2bolt-19; fdatawrite and yamlwrite both walk entries here.
  */
 #include <string.h>
 

@@ -9,7 +9,9 @@
  * fall-through ranges on the control-flow graph libcommon/cfgdis.c builds
  * as BOLT does (call continuation for external origins, every step to a
  * successor), the lines keyed and summed by (from, to), and basic samples
- * as perf2bolt -nl writes them.  Names come from libcommon/functab.c.
+ * as perf2bolt -nl writes them.  The entries are cut into branches and
+ * fall-throughs by libcommon/pawalk.c (as yamlwrite cuts them), names come
+ * from libcommon/functab.c.
  */
 #include <err.h>
 #include <errno.h>
@@ -143,8 +145,10 @@ struct ctx {
 	uint64_t	 base;		/* added to offsets of a PIE */
 	int		 bolted;
 	/* counts for -v */
-	uint64_t	 nentries, ntraces, ninvalid, noutrange, nnonsimple,
-			 nreturns, nbranches, nsamples, nsampout;
+	struct pawalk	 w;		/* the entries cut into branches and
+					 * fall-throughs */
+	uint64_t	 ntraces, ninvalid, noutrange, nnonsimple,
+			 nreturns, nbranches, nsampout;
 		char		**fnames;	/* put_func's, by function */
 	/* fall-through counts, by function, of each block to the next in
 	 * layout order: a trace's steps are counted next to its graph, and
@@ -153,26 +157,8 @@ struct ctx {
 	/* events seen in E entries, in order */
 	const char	**events;
 	size_t		 nevents, capevents;
-	int		 lbr;		/* any branch entry seen */
 };
 
-/* a location as an address of the binary, or 0 if it is elsewhere */
-static int
-loc_addr(struct ctx *c, const struct pa_loc *l, uint64_t *a)
-{
-	if (l->obj == PA_OBJ_X)
-		return 0;
-	if (l->obj != PA_OBJ_SELF) {
-		const char *b = pa_buildid(&c->r, l->obj);
-
-		if (b == NULL || c->bid[0] == '\0' || strcmp(b, c->bid) != 0)
-			return 0;
-	}
-	*a = l->addr + c->base;
-	return 1;
-}
-
-/* the index of func_of: at most 2^18 slots over the functions' span */
 /* the function holding a */
 static const struct bfunc *
 func_of(struct ctx *c, uint64_t a)
@@ -293,122 +279,54 @@ do_bolted_ft(struct ctx *c, uint64_t start, const struct bfunc *a,
 	    end - a->addr, count, 0);
 }
 
-/* extorigin: 1 external (f, r), 0 internal (F), -1 from the branch
- * source kfrom/from (in function bf) (T, R); sf, ef: the functions of s
- * and e */
+/* pawalk's parts of an entry */
 static void
-trace(struct ctx *c, int kfrom, uint64_t from, const struct bfunc *bf,
-    int extorigin, uint64_t s, const struct bfunc *sf, uint64_t e,
-    const struct bfunc *ef, uint64_t count)
+on_branch(void *arg, int kfrom, uint64_t from, int kto, uint64_t to,
+    uint64_t count, uint64_t mis)
 {
-	int external;
+	struct ctx *c = arg;
 
-	if (c->bolted) {
-		do_bolted_ft(c, s, sf, e, ef, count);
-		return;
-	}
-	/* Intern when the branch source lies in the function of the
-	 * fall-through's start, else Extern (parseLBRSample) */
-	if (extorigin >= 0)
-		external = extorigin;
-	else if (!kfrom)
-		external = 1;
-	else
-		external = bf == NULL || bf != sf ||
-		    from - bf->addr >= bf->size;
-	do_trace(c, s, sf, e, ef, external, count);
+	do_branch(c, kfrom, from, kfrom ? func_of(c, from) : NULL, kto, to,
+	    kto ? func_of(c, to) : NULL, count, mis);
 }
 
 static void
-entry(struct ctx *c, const struct pa_entry *e)
+on_trace(void *arg, uint64_t s, uint64_t e, int external, uint64_t count)
 {
-	uint64_t a0 = 0, a1 = 0, a2 = 0;
-	int k0, k1, k2;
-	const struct bfunc *f0, *f1, *f2;
+	struct ctx *c = arg;
+	const struct bfunc *sf = func_of(c, s), *ef = func_of(c, e);
 
-	c->nentries++;
-	switch (e->type) {
-	case PA_E: {
-		const char *n = pa_event(&c->r, e->event);
-		size_t i;
+	if (c->bolted)
+		do_bolted_ft(c, s, sf, e, ef, count);
+	else
+		do_trace(c, s, sf, e, ef, external, count);
+}
 
-		for (i = 0; i < c->nevents; i++)
-			if (strcmp(c->events[i], n) == 0)
-				break;
-		if (i == c->nevents) {
-			xgrow(&c->events, &c->capevents, c->nevents + 1,
-			    sizeof(*c->events));
-			c->events[c->nevents++] = n;
-		}
+static void
+on_sample(void *arg, uint64_t a, uint64_t count, uint32_t event)
+{
+	struct ctx *c = arg;
+	const struct bfunc *f = func_of(c, a);
+
+	(void)event;
+	if (f == NULL) {
+		c->nsampout++;
 		return;
 	}
-	case PA_S: {
-		const struct bfunc *f;
+	tab_add(&c->samples, fnum(c, f), a - f->addr, 0, 0, count, 0);
+}
 
-		c->nsamples++;
-		if (!loc_addr(c, &e->loc[0], &a0) ||
-		    (f = func_of(c, a0)) == NULL) {
-			c->nsampout++;
+static void
+on_event(void *arg, const char *n)
+{
+	struct ctx *c = arg;
+	size_t i;
+
+	for (i = 0; i < c->nevents; i++)
+		if (strcmp(c->events[i], n) == 0)
 			return;
-		}
-		tab_add(&c->samples, fnum(c, f), a0 - f->addr, 0, 0, e->count,
-		    0);
-		return;
-	}
-	default:
-		break;
-	}
-	c->lbr = 1;
-	k0 = e->nloc > 0 && loc_addr(c, &e->loc[0], &a0);
-	k1 = e->nloc > 1 && loc_addr(c, &e->loc[1], &a1);
-	k2 = e->nloc > 2 && loc_addr(c, &e->loc[2], &a2);
-	f0 = k0 ? func_of(c, a0) : NULL;
-	f1 = k1 ? func_of(c, a1) : NULL;
-	f2 = k2 ? func_of(c, a2) : NULL;
-	switch (e->type) {
-	case PA_B:
-		/* a plain address outside every function stays itself, as
-		 * perf2bolt --pa writes it */
-		do_branch(c, k0, a0, f0, k1, a1, f1, e->count, e->mis);
-		break;
-	case PA_F:
-		if (k0 && k1)
-			trace(c, 0, 0, NULL, 0, a0, f0, a1, f1, e->count);
-		break;
-	case PA_f:
-	case PA_r:
-		if (k0 && k1)
-			trace(c, 0, 0, NULL, 1, a0, f0, a1, f1, e->count);
-		break;
-	case PA_T:
-	case PA_R: {
-		uint64_t br = e->loc[0].addr;
-		int special = e->loc[0].obj == PA_OBJ_SELF &&
-		    (br == PA_BR_ONLY || br == PA_FT_EXTERNAL_ORIGIN ||
-		    br == PA_FT_EXTERNAL_RETURN);
-		int bronly = e->loc[2].obj == PA_OBJ_SELF &&
-		    e->loc[2].addr == PA_BR_ONLY;
-
-		if (!special && !(e->type == PA_R && k0 && br == 0)) {
-			/* the branch; an end outside every function is 0,
-			 * as perf2bolt -p writes it */
-			do_branch(c, f0 != NULL, f0 ? a0 : 0, f0, f1 != NULL,
-			    f1 ? a1 : 0, f1, e->count, e->has_mis ? e->mis : 0);
-		}
-		if (bronly || !k1 || !k2)
-			break;
-		if (special)
-			trace(c, 0, 0, NULL, br != PA_BR_ONLY, a1, f1, a2, f2,
-			    e->count);
-		else if (e->type == PA_R && br == 0)
-			trace(c, 0, 0, NULL, 1, a1, f1, a2, f2, e->count);
-		else
-			trace(c, k0, a0, f0, -1, a1, f1, a2, f2, e->count);
-		break;
-	}
-	default:
-		break;
-	}
+	xgrow(&c->events, &c->capevents, c->nevents + 1, sizeof(*c->events));
+	c->events[c->nevents++] = n;
 }
 
 /* "1 name " of function f (index + 1) as fdata writes it (names escaped
@@ -461,7 +379,7 @@ write_fdata(struct ctx *c, FILE *fp)
 	wb_init(&w, fp, 1 << 16);
 	if (c->bolted)
 		wb_puts(&w, "boltedcollection\n");
-	if (!c->lbr && c->nsamples > 0) {
+	if (!c->w.lbr && c->w.nsamples > 0) {
 		wb_puts(&w, "no_lbr");
 		/* as perf script prints the event field, which perf2bolt
 		 * copies: the name and a colon */
@@ -502,6 +420,9 @@ write_fdata(struct ctx *c, FILE *fp)
 int
 main(int argc, char **argv)
 {
+	static const struct pawalk_ops ops = {
+		on_branch, on_trace, on_sample, on_event
+	};
 	static const struct option longopts[] = {
 		{ "bolted",	no_argument,	   NULL, 'B' },
 		{ "output",	required_argument, NULL, 'o' },
@@ -569,8 +490,14 @@ main(int argc, char **argv)
 		exit(1);
 	}
 	c.ftc = xcalloc(c.ft.n + 1, sizeof(*c.ftc));
+	c.w.ft = &c.ft;
+	c.w.r = &c.r;
+	c.w.bid = c.bid;
+	c.w.base = c.base;
+	c.w.ops = &ops;
+	c.w.arg = &c;
 	while (pa_next(&c.r, &e))
-		entry(&c, &e);
+		pawalk_entry(&c.w, &e);
 	ft_lines(&c);
 	out_open(&out, outpath);
 	write_fdata(&c, out.fp);
@@ -588,25 +515,25 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: %llu entries, %llu branches (%llu from "
 		    "returns, dropped), %llu traces: %llu invalid, %llu out of "
 		    "range, %llu in functions without a CFG; %llu lines\n",
-		    progname, (unsigned long long)c.nentries,
+		    progname, (unsigned long long)c.w.nentries,
 		    (unsigned long long)c.nbranches,
 		    (unsigned long long)c.nreturns,
 		    (unsigned long long)c.ntraces,
 		    (unsigned long long)c.ninvalid,
 		    (unsigned long long)c.noutrange,
 		    (unsigned long long)c.nnonsimple,
-		    (unsigned long long)(c.lbr ? c.lines.n : c.samples.n));
+		    (unsigned long long)(c.w.lbr ? c.lines.n : c.samples.n));
 		fprintf(stderr, "%s: %zu functions, relocation mode %s; graphs "
 		    "built: %llu simple, %llu non-simple, %llu ignored\n",
 		    progname, c.ft.n, c.ft.has_relocs ? "on" : "off",
 		    (unsigned long long)st->simple,
 		    (unsigned long long)st->nonsimple,
 		    (unsigned long long)st->ignored);
-		if (c.nsamples > 0)
+		if (c.w.nsamples > 0)
 			fprintf(stderr, "%s: %llu samples, %llu outside every "
 			    "function\n", progname,
-			    (unsigned long long)c.nsamples,
-			    (unsigned long long)c.nsampout);
+			    (unsigned long long)c.w.nsamples,
+			    (unsigned long long)(c.w.nsampout + c.nsampout));
 	}
 	pa_close(&c.r);
 	cfgdis_close(c.cd);
