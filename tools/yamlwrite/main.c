@@ -13,7 +13,8 @@
  * an entry of its target (recordEntry: the function's exec and the
  * entry block's); doTrace adds each fall-through step to its edge.
  * Block counts are nothing more: no inference runs before the writer.
- * The graph is libcommon/cfgdis.c's, the one fdatawrite uses.
+ * The graph is libcommon/cfgdis.c's, the one fdatawrite uses; the profile
+ * on it and its conversion are graph.c's, shared with the BAT path.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -50,24 +51,8 @@ usage(void)
 	exit(0);
 }
 
-/* the profile of one function, made when it first gets one */
-struct fprof {
-	uint64_t	 exec;		/* BinaryFunction::ExecutionCount */
-	uint64_t	*bexec;		/* per block */
-	uint64_t	*ecnt, *emis;	/* per edge: cfg.succs index */
-};
-
-/* a call: a branch from function ff at offset off to another function
- * (tf = its index + 1) or to no function (tf 0, to: the address) */
-struct call {
-	uint64_t	off, to;
-	uint32_t	ff, tf;
-	uint64_t	cnt, mis;
-	int		used;
-};
-
 struct calltab {
-	struct call	*v;
+	struct ywg_call	*v;
 	size_t		 cap, n;
 };
 
@@ -78,7 +63,7 @@ struct ctx {
 	struct pa_reader r;
 	struct pawalk	 w;
 	char		 bid[129];
-	struct fprof	**fp;		/* per function, NULL: no profile */
+	struct ywg_prof	**fp;		/* per function, NULL: no profile */
 	int		 *sampled;	/* -nl: per function */
 	struct calltab	 calls;
 	const char	**events;
@@ -102,7 +87,7 @@ static void
 call_add(struct calltab *t, uint32_t ff, uint64_t off, uint32_t tf,
     uint64_t to, uint64_t cnt, uint64_t mis)
 {
-	struct call *c;
+	struct ywg_call *c;
 	size_t j, i;
 
 	if ((t->n + 1) * 2 > t->cap) {
@@ -151,124 +136,20 @@ fidx(const struct ctx *c, const struct bfunc *f)
 	return (size_t)(f - c->ft.f);
 }
 
-/* the graph BOLT profiles: none for functions without a CFG; a
- * non-simple function may have one (traces are not recorded in it) */
+/* the graph BOLT profiles, or NULL */
 static const struct cfg *
 graph(struct ctx *c, size_t fi)
 {
-	const struct cfg *g = cfgdis_get(c->cd, fi);
-
-	return g->ignored || g->nocfg || g->nblocks == 0 ? NULL : g;
+	return ywg_graph(c->cd, fi);
 }
 
-static struct fprof *
+/* the profile of function fi, made when it first gets one */
+static struct ywg_prof *
 prof(struct ctx *c, size_t fi)
 {
-	struct fprof *p = c->fp[fi];
-	const struct cfg *g;
-
-	if (p != NULL)
-		return p;
-	p = c->fp[fi] = xcalloc(1, sizeof(*p));
-	if ((g = graph(c, fi)) != NULL) {
-		p->bexec = xcalloc(g->nblocks, sizeof(*p->bexec));
-		p->ecnt = xcalloc(g->nsuccs + 1, sizeof(*p->ecnt));
-		p->emis = xcalloc(g->nsuccs + 1, sizeof(*p->emis));
-	}
-	return p;
-}
-
-/* the index of edge i -> j in g->succs, or -1 */
-static long
-edge(const struct cfg *g, size_t i, size_t j)
-{
-	uint32_t k;
-
-	for (k = 0; k < g->blocks[i].nsucc; k++)
-		if (g->succs[g->blocks[i].succ + k] == j)
-			return (long)(g->blocks[i].succ + k);
-	return -1;
-}
-
-/* DataReader::recordBranch (19) on the graph of function fi */
-static int
-record_branch(struct ctx *c, size_t fi, uint64_t from, uint64_t to,
-    uint64_t count, uint64_t mis)
-{
-	const struct cfg *g = graph(c, fi);
-	struct fprof *p = prof(c, fi);
-	const struct cfg_site *s;
-	long fb, tb, e;
-	const struct cfg_block *b;
-
-	if (g == NULL || (fb = cfg_block_at(g, from)) < 0 ||
-	    (tb = cfg_block_at(g, to)) < 0)
-		return 0;
-	if (from == to || g->blocks[fb].nsucc == 0)
-		return 1;
-	b = &g->blocks[tb];
-	if (to != b->start) {
-		/* into the NOPs past a block's last instruction: the next
-		 * block; the "jcc; jmp" of old fdata: nothing */
-		s = cfg_site_at(g, b->last);
-		if (to == b->last && s != NULL && s->kind == CFG_SITE_JMP &&
-		    !s->tail)
-			return 1;
-		if (to <= b->last || (size_t)tb + 1 >= g->nblocks)
-			return 0;
-		tb++;
-	}
-	/* BOLT keeps the offsets of branches, calls and returns only */
-	if ((s = cfg_site_at(g, from)) == NULL)
-		return 0;
-	if ((e = edge(g, (size_t)fb, (size_t)tb)) < 0) {
-		const struct cfg_block *fbb = &g->blocks[fb];
-		long ft, e2;
-
-		/* a recursive call or a return from one */
-		if ((g->blocks[tb].flags & CFG_ENTRY) &&
-		    (s->kind == CFG_SITE_CALL || s->kind == CFG_SITE_ICALL ||
-		    (s->kind == CFG_SITE_JMP && s->tail) ||
-		    (s->kind == CFG_SITE_JCC && s->tail) ||
-		    s->kind == CFG_SITE_IJMP))
-			return 1;
-		/* through the fall-through successor of a conditional
-		 * block that only jumps on */
-		if (fbb->nsucc != 2)
-			return 0;
-		ft = g->succs[fbb->succ + 1];
-		if (g->blocks[ft].nsucc != 1 ||
-		    (e2 = edge(g, (size_t)ft, (size_t)tb)) < 0)
-			return 0;
-		p->ecnt[e2] += count;
-		if (count)
-			p->emis[e2] += mis;
-		tb = ft;
-		e = edge(g, (size_t)fb, (size_t)tb);
-	}
-	p->ecnt[e] += count;
-	if (count)
-		p->emis[e] += mis;
-	return 1;
-}
-
-/* DataAggregator::recordEntry */
-static void
-record_entry(struct ctx *c, size_t fi, uint64_t to, uint64_t count)
-{
-	const struct cfg *g = graph(c, fi);
-	struct fprof *p = prof(c, fi);
-	long b;
-
-	if (to > c->ft.f[fi].size)
-		return;
-	if (to == 0) {
-		p->exec += count;
-		if (g != NULL)
-			p->bexec[0] += count;
-	} else if (g != NULL && (b = cfg_block_at(g, to)) >= 0 &&
-	    g->blocks[b].start == to && (g->blocks[b].flags & CFG_ENTRY))
-		p->bexec[b] += count;
+	if (c->fp[fi] == NULL)
+		c->fp[fi] = ywg_prof_new(graph(c, fi));
+	return c->fp[fi];
 }
 
 /* DataAggregator::doBranch (19) */
@@ -291,9 +172,9 @@ on_branch(void *arg, int kfrom, uint64_t from, int kto, uint64_t to,
 	fo = ff ? from - ff->addr : (kfrom ? from : 0);
 	to_ = tf ? to - tf->addr : (kto ? to : 0);
 	if (ff == tf && to_ != 0) {
-		if (!record_branch(c, fidx(c, ff), fo, to_, count, mis))
+		if (!ywg_branch(graph(c, fidx(c, ff)), prof(c, fidx(c, ff)),
+		    fo, to_, count, mis))
 			c->nmismatch++;
-		prof(c, fidx(c, ff));
 		return;
 	}
 	if (ff != NULL) {
@@ -302,7 +183,8 @@ on_branch(void *arg, int kfrom, uint64_t from, int kto, uint64_t to,
 		    tf ? (uint32_t)fidx(c, tf) + 1 : 0, to_, count, mis);
 	}
 	if (tf != NULL)
-		record_entry(c, fidx(c, tf), to_, count);
+		ywg_entry(graph(c, fidx(c, tf)), prof(c, fidx(c, tf)), tf->size,
+		    to_, count);
 }
 
 /* DataAggregator::doTrace and getFallthroughsInTrace (19) */
@@ -314,7 +196,7 @@ on_trace(void *arg, uint64_t start, uint64_t end, int external,
 	const struct bfunc *a = functab_find(&c->ft, start);
 	const struct bfunc *z = functab_find(&c->ft, end);
 	const struct cfg *g;
-	struct fprof *p;
+	struct ywg_prof *p;
 	long fb, tb, i;
 	uint64_t fs, fe;
 
@@ -341,7 +223,7 @@ on_trace(void *arg, uint64_t start, uint64_t end, int external,
 		return;
 	p = prof(c, fidx(c, a));
 	for (i = fb; i < tb; i++)
-		p->ecnt[edge(g, (size_t)i, (size_t)i + 1)] += count;
+		p->ecnt[ywg_edge(g, (size_t)i, (size_t)i + 1)] += count;
 }
 
 static void
@@ -376,7 +258,7 @@ on_event(void *arg, const char *name)
 static int
 callcmp(const void *a, const void *b)
 {
-	const struct call *x = a, *y = b;
+	const struct ywg_call *x = a, *y = b;
 
 	if (x->ff != y->ff)
 		return x->ff < y->ff ? -1 : 1;
@@ -390,9 +272,10 @@ callcmp(const void *a, const void *b)
 /* a call site's callee as YAMLProfileWriter::setCSIDestination finds it
  * from the instruction's target: fid and entry discriminator */
 static void
-direct_callee(struct ctx *c, uint64_t target, struct yw_call *yc,
+direct_callee(void *arg, uint64_t target, struct yw_call *yc,
     const char **nm)
 {
+	struct ctx *c = arg;
 	const struct bfunc *f = functab_find(&c->ft, target);
 	uint32_t id;
 
@@ -414,163 +297,15 @@ direct_callee(struct ctx *c, uint64_t target, struct yw_call *yc,
 	}
 }
 
-struct sortcall {
-	const char	*name;
-	struct yw_call	 c;
-};
-
-static int
-sortcallcmp(const void *a, const void *b)
-{
-	const struct sortcall *x = a, *y = b;
-	int r = strcmp(x->name, y->name);
-
-	if (r != 0)
-		return r;
-	return x->c.off < y->c.off ? -1 : x->c.off > y->c.off;
-}
-
-/* the model of the whole output, reused from function to function */
-struct buf {
-	struct yw_block	*blocks;
-	size_t		 capblocks;
-	struct yw_call	*calls;
-	size_t		 capcalls, ncalls;
-	struct yw_succ	*succ;
-	size_t		 capsucc, nsucc;
-	uint64_t	*in;		/* per block: counts of edges into it */
-	size_t		 capin;
-	struct sortcall	*sc;
-	size_t		 capsc;
-};
-
-/* YAMLProfileWriter::convert (19) for an LBR profile; cs: the calls of
- * this function, ncs of them, by offset */
+/* an indirect call's target: the function */
 static void
-convert(struct ctx *c, size_t fi, const struct call *cs, size_t ncs,
-    struct buf *bu, struct yw_func *yf)
+indirect_callee(void *arg, uint32_t fi, struct yw_call *yc, const char **nm)
 {
-	const struct cfg *g = graph(c, fi);
-	const struct fprof *p = c->fp[fi];
-	size_t i, k, s, ci = 0;
-	uint32_t bi;
+	struct ctx *c = arg;
 
-	yf->nblk = 0;
-	if (g == NULL)
-		return;
-	xgrow(&bu->in, &bu->capin, g->nblocks, sizeof(*bu->in));
-	memset(bu->in, 0, g->nblocks * sizeof(*bu->in));
-	for (i = 0; i < g->nblocks; i++)
-		for (k = 0; k < g->blocks[i].nsucc; k++)
-			bu->in[g->succs[g->blocks[i].succ + k]] +=
-			    p->ecnt[g->blocks[i].succ + k];
-	xgrow(&bu->blocks, &bu->capblocks, g->nblocks, sizeof(*bu->blocks));
-	/* first pass: the calls and successors of every block go into
-	 * bu->calls and bu->succ; blocks point into them afterwards */
-	bu->ncalls = bu->nsucc = 0;
-	for (bi = 0; bi < g->nblocks; bi++) {
-		const struct cfg_block *b = &g->blocks[bi];
-		struct yw_block *yb = &bu->blocks[yf->nblk];
-		size_t c0 = bu->ncalls, s0 = bu->nsucc;
-		uint64_t sum = 0;
-
-		memset(yb, 0, sizeof(*yb));
-		yb->bid = bi;
-		yb->insns = b->ninsns;
-		yb->hash = 0;
-		yb->exec = p->bexec[bi];
-		/* the call sites: calls, tail calls and indirect jumps */
-		for (s = 0; s < g->nsites; s++) {
-			const struct cfg_site *st = &g->sites[s];
-			size_t nsc = 0, m;
-			uint64_t cnt = 0, mis = 0;
-
-			if (st->off < b->start || st->off >= b->end)
-				continue;
-			if (!(st->kind == CFG_SITE_CALL ||
-			    st->kind == CFG_SITE_ICALL ||
-			    st->kind == CFG_SITE_IJMP ||
-			    (st->kind == CFG_SITE_JMP && st->tail) ||
-			    (st->kind == CFG_SITE_JCC && st->tail)))
-				continue;
-			while (ci < ncs && cs[ci].off < st->off)
-				ci++;
-			if (st->kind == CFG_SITE_ICALL ||
-			    st->kind == CFG_SITE_IJMP) {
-				/* CallProfile: a target per destination */
-				for (m = ci; m < ncs && cs[m].off == st->off;
-				    m++) {
-					struct sortcall *x;
-
-					xgrow(&bu->sc, &bu->capsc, nsc + 1,
-					    sizeof(*bu->sc));
-					x = &bu->sc[nsc++];
-					memset(x, 0, sizeof(*x));
-					x->c.off = (uint32_t)(st->off - b->start);
-					x->c.cnt = cs[m].cnt;
-					x->c.mis = cs[m].mis;
-					x->name = "";
-					if (cs[m].tf != 0) {
-						x->c.fid = c->ft.f[cs[m].tf - 1].num;
-						x->name = c->ft.f[cs[m].tf - 1].name;
-					}
-				}
-			} else {
-				for (m = ci; m < ncs && cs[m].off == st->off;
-				    m++) {
-					cnt += cs[m].cnt;
-					mis += cs[m].mis;
-				}
-				if (cnt == 0)
-					continue;
-				xgrow(&bu->sc, &bu->capsc, 1, sizeof(*bu->sc));
-				memset(&bu->sc[0], 0, sizeof(bu->sc[0]));
-				nsc = 1;
-				direct_callee(c, st->target, &bu->sc[0].c,
-				    &bu->sc[0].name);
-				bu->sc[0].c.off = (uint32_t)(st->off - b->start);
-				bu->sc[0].c.cnt = cnt;
-				/* mispredictions only for conditional tail
-				 * calls (CTCMispredCount) */
-				bu->sc[0].c.mis = st->kind == CFG_SITE_JCC ?
-				    mis : 0;
-			}
-			if (nsc > 1)
-				qsort(bu->sc, nsc, sizeof(*bu->sc),
-				    sortcallcmp);
-			xgrow(&bu->calls, &bu->capcalls, bu->ncalls + nsc,
-			    sizeof(*bu->calls));
-			for (m = 0; m < nsc; m++)
-				bu->calls[bu->ncalls++] = bu->sc[m].c;
-		}
-		yb->ncalls = bu->ncalls - c0;
-		yb->calls = (struct yw_call *)(uintptr_t)c0;
-		for (k = 0; k < b->nsucc; k++)
-			sum += p->ecnt[b->succ + k];
-		if (yb->ncalls == 0 && !(b->flags & CFG_ENTRY) &&
-		    !((b->flags & CFG_LPAD) && yb->exec != 0) && sum == 0 &&
-		    bu->in[bi] == 0) {
-			bu->ncalls = c0;
-			continue;
-		}
-		xgrow(&bu->succ, &bu->capsucc, bu->nsucc + b->nsucc + 1,
-		    sizeof(*bu->succ));
-		for (k = 0; k < b->nsucc; k++) {
-			struct yw_succ *ys = &bu->succ[bu->nsucc++];
-
-			ys->bid = g->succs[b->succ + k];
-			ys->cnt = p->ecnt[b->succ + k];
-			ys->mis = p->emis[b->succ + k];
-		}
-		yb->nsucc = bu->nsucc - s0;
-		yb->succ = (struct yw_succ *)(uintptr_t)s0;
-		yf->nblk++;
-	}
-	for (i = 0; i < yf->nblk; i++) {
-		bu->blocks[i].calls = bu->calls + (uintptr_t)bu->blocks[i].calls;
-		bu->blocks[i].succ = bu->succ + (uintptr_t)bu->blocks[i].succ;
-	}
-	yf->blocks = bu->blocks;
+	yc->fid = c->ft.f[fi].num;
+	yc->disc = 0;
+	*nm = c->ft.f[fi].name;
 }
 
 /* ------------------------------------------------------------------ */
@@ -617,8 +352,9 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 	struct yw_header h;
 	struct output out;
 	struct yw *w;
-	struct call *cs;
-	struct buf bu;
+	struct ywg_call *cs;
+	struct ywg_buf bu;
+	struct ywg_callees ce;
 	size_t i, n = 0, ci = 0;
 	int lbr = c->w.lbr || c->w.nsamples == 0;
 	char *evs = NULL;
@@ -626,6 +362,9 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 
 	memset(&h, 0, sizeof(h));
 	memset(&bu, 0, sizeof(bu));
+	ce.arg = c;
+	ce.direct = direct_callee;
+	ce.indirect = indirect_callee;
 	h.binary_name = binpath;
 	h.build_id = c->bid[0] ? c->bid : "<unknown>";
 	h.dfs_order = 0;
@@ -683,18 +422,14 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 			ci++;
 		if (lbr) {
 			f.exec = c->fp[i]->exec;
-			convert(c, i, cs + c0, ci - c0, &bu, &f);
+			ywg_convert(g, c->fp[i], cs + c0, ci - c0, &ce, &bu, &f);
 		}
 		yw_func_out(w, &f);
 	}
 	yw_finish(w, &out);
 	free(cs);
 	free(evs);
-	free(bu.blocks);
-	free(bu.calls);
-	free(bu.succ);
-	free(bu.in);
-	free(bu.sc);
+	ywg_buf_free(&bu);
 }
 
 /* ------------------------------------------------------------------ */
@@ -772,12 +507,7 @@ run_graph(const struct opts *o)
 		    (unsigned long long)c.w.nsampout);
 	pa_close(&c.r);
 	for (i = 0; i < c.ft.n; i++)
-		if (c.fp[i] != NULL) {
-			free(c.fp[i]->bexec);
-			free(c.fp[i]->ecnt);
-			free(c.fp[i]->emis);
-			free(c.fp[i]);
-		}
+		ywg_prof_free(c.fp[i]);
 	free(c.fp);
 	free(c.sampled);
 	free(c.calls.v);

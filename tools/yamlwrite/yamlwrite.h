@@ -7,9 +7,13 @@
  * Files (the map of the tool):
  *   main.c   options, input, the functions' profiles from the control-flow
  *            graph of libcommon/cfgdis.c (any binary; hashes 0)
+ *   graph.c  a function's profile on its cfgdis graph and its blocks as
+ *            YAMLProfileWriter::convert writes them: main.c's functions
+ *            and bat.c's functions without tables
  *   bat.c    the functions' profiles of a profile collected on a BOLTed
  *            binary, with hashes, block counts and indices from its BAT
- *            section (libcommon/bat.c), as perf2bolt-19's writeBATYAML
+ *            section (libcommon/bat.c), as perf2bolt-19's writeBATYAML;
+ *            its functions without tables on the BOLTed binary's graphs
  *   emit.c   the libyaml emitter: header, then functions as they come
  *
  * The model is plain data: a producer fills a yw_func (arrays it owns and
@@ -96,6 +100,81 @@ struct yw *yw_start(struct output *, const char *outpath,
 	    const struct yw_header *);
 void	 yw_func_out(struct yw *, const struct yw_func *);
 void	 yw_finish(struct yw *, struct output *);
+
+/* graph.c: a function's profile on its graph (counts per block and per
+ * edge, an edge being an index into cfg.succs) */
+struct cfg;
+struct cfgdis;
+struct ywg_prof {
+	uint64_t	 exec;		/* BinaryFunction::ExecutionCount */
+	uint64_t	*bexec;		/* per block (NULL without a graph) */
+	uint64_t	*ecnt, *emis;	/* per edge */
+};
+
+/* a call: a branch from function ff at offset off to function tf - 1
+ * of the table (tf 0: no function; to is then the address), summed */
+struct ywg_call {
+	uint64_t	off, to;
+	uint32_t	ff, tf;
+	uint64_t	cnt, mis;
+	int		used;
+};
+
+/* the callee a call site names (YAMLProfileWriter::setCSIDestination):
+ * direct() for a direct call or tail call to address target, indirect()
+ * for a target of an indirect one, function fi of the table; each sets
+ * fid and disc and the name BOLT sorts a site's targets by (getOneName;
+ * "" for none), leaving them 0 and "" when there is no callee */
+struct ywg_callees {
+	void	 *arg;
+	void	(*direct)(void *arg, uint64_t target, struct yw_call *,
+		    const char **name);
+	void	(*indirect)(void *arg, uint32_t fi, struct yw_call *,
+		    const char **name);
+};
+
+struct ywg_sortcall {
+	const char	*name;
+	struct yw_call	 c;
+};
+
+/* the arrays of a function's blocks, reused from function to function */
+struct ywg_buf {
+	struct yw_block	*blocks;
+	size_t		 capblocks;
+	struct yw_call	*calls;
+	size_t		 capcalls, ncalls;
+	struct yw_succ	*succ;
+	size_t		 capsucc, nsucc;
+	uint64_t	*in;		/* per block: counts of edges into it */
+	size_t		 capin;
+	struct ywg_sortcall *sc;
+	size_t		 capsc;
+};
+
+/* the graph BOLT profiles function fi on: NULL for a function without a
+ * CFG (not disassembled, or made non-simple before buildCFG) */
+const struct cfg *ywg_graph(struct cfgdis *, size_t fi);
+/* a zeroed profile for graph g (NULL: only exec) */
+struct ywg_prof *ywg_prof_new(const struct cfg *g);
+void	 ywg_prof_free(struct ywg_prof *);
+/* the index of edge i -> j in g->succs, or -1 */
+long	 ywg_edge(const struct cfg *g, size_t i, size_t j);
+/* DataReader::recordBranch (19): a taken branch inside the function, by
+ * offsets; 0 if it matches no edge of the graph */
+int	 ywg_branch(const struct cfg *g, struct ywg_prof *, uint64_t from,
+	    uint64_t to, uint64_t count, uint64_t mis);
+/* DataAggregator::recordEntry: a branch from elsewhere to offset to of
+ * a function of BOLT's size size */
+void	 ywg_entry(const struct cfg *g, struct ywg_prof *, uint64_t size,
+	    uint64_t to, uint64_t count);
+/* YAMLProfileWriter::convert (19) of an LBR profile: yf's blocks (into
+ * bu) from the graph g (NULL: none), the profile and the calls of the
+ * function, ncs of them sorted by offset */
+void	 ywg_convert(const struct cfg *g, const struct ywg_prof *,
+	    const struct ywg_call *cs, size_t ncs, const struct ywg_callees *,
+	    struct ywg_buf *bu, struct yw_func *yf);
+void	 ywg_buf_free(struct ywg_buf *);
 
 /* bat.c: yamlwrite --bat BOLTED INPUT, the profile prof (NULL or "-":
  * stdin) that batmap translated, written to outpath (NULL: stdout);
