@@ -14,8 +14,12 @@
 #
 # Functions without BAT tables (PLT entries; code BOLT left in place,
 # which perf2bolt disassembles and hashes with LLVM's opcode tables)
-# are compared by name, fid and exec only: cmpyaml finds them from the
-# symbols and the tables, and says how many (nobat=, nobatcfg=).
+# are compared in every field but the hashes: cmpyaml finds them from
+# the symbols and the tables, and says how many (nobat=, nobatcfg=) and
+# how many of their blocks, successors and calls it compared (gblocks=,
+# gsucc=, gcalls=).  A third program, a C one BOLTed with a real
+# cpu-clock recording of one mode of it, keeps the code of its other
+# mode in place, a function with two entry points among it.
 
 load common
 bats_require_minimum_version 1.5.0
@@ -43,7 +47,13 @@ setup_file() {
 	perf record -q -e cpu-clock -o exc.perf ./exc 3000000 > /dev/null 2>&1 || true
 	$L/perf2bolt -nl -p exc.perf -o exc.fdata exc > exc.p2b.log 2>&1
 	$L/llvm-bolt exc -data exc.fdata -o exc.bolt $BOLTOPTS > exc.bolt.log 2>&1
-	for p in sw exc; do
+	# C, BOLTed with a real recording of its first mode: the second
+	# mode's functions (one with a second entry point) left in place
+	$L/clang -O2 -fno-pie -no-pie -Wl,--emit-relocs -o ip "$TOP/tests/data/yamlwrite-bat/inplace.c"
+	perf record -q -e cpu-clock -o ip.perf ./ip 5000000 > /dev/null 2>&1 || true
+	$L/perf2bolt -nl -p ip.perf -o ip.fdata ip > ip.p2b.log 2>&1
+	$L/llvm-bolt ip -data ip.fdata -o ip.bolt $BOLTOPTS > ip.bolt.log 2>&1
+	for p in sw exc ip; do
 		batmap --dump $p.bolt > $p.dump
 		llvm-readelf-19 -sW $p.bolt > $p.syms
 	done
@@ -177,7 +187,7 @@ yaml.safe_dump(d, open("m3.yaml", "w"))'
 	[ "$(field functions)" -ge 4 ] && [ "$(field blocks)" -ge 30 ]
 	[ "$(field calls)" -ge 20 ]
 	# code BOLT left in place is in the profile: compared without hashes
-	[ "$(field nobatcfg)" -ge 1 ]
+	[ "$(field nobatcfg)" -ge 1 ] && [ "$(field gblocks)" -ge 1 ]
 	python3 "$CMP" ours.yaml ref.yaml --nobat "$D/exc.syms" "$D/exc.dump" \
 	    --nobatcfg-list nobatcfg.txt
 	for y in ref ours; do
@@ -193,6 +203,35 @@ yaml.safe_dump(d, open("m3.yaml", "w"))'
 	run python3 "$DATA/yamlwrite-bat/stale.py" ref.stale ours.stale nobatcfg.txt
 	echo "$output"
 	[ "$status" -eq 0 ]
+}
+
+@test "yamlwrite --bat: C, code BOLT left in place (a function with two entry points among it): perf2bolt-19's YAML but for the hashes, calls into a secondary entry of a function without tables" {
+	# the program as BOLTed: work has tables, the second mode's code
+	# none (twoentry, rare, rare2)
+	grep -q '^hot .* work$' "$D/ip.dump"
+	run ! grep -qE '^hot .* (twoentry|rare|rare2)$' "$D/ip.dump"
+	"$D/ip.bolt" 20 x > got.txt
+	"$D/ip" 20 x > want.txt
+	same_file want.txt got.txt
+	cfgwalk -n 3000 -D skewed -s 3 -o c.events "$D/ip.bolt"
+	mkperfdata -o c.data c.events
+	compare ip c.data legacy
+	[ "$(field functions)" -ge 1 ] && [ "$(field blocks)" -ge 5 ]
+	[ "$(field nobatcfg)" -ge 4 ] && [ "$(field gblocks)" -ge 10 ]
+	[ "$(field gsucc)" -ge 10 ] && [ "$(field gcalls)" -ge 5 ]
+	# the function with two entries has a graph in BAT mode; calls into
+	# its second entry, from work (tables) and rare2 (none), say so
+	python3 - ours.yaml ref.yaml <<'EOF'
+import sys, yaml
+for p in sys.argv[1:]:
+    d = yaml.safe_load(open(p))
+    f = {x['name'].split('/')[0]: x for x in d['functions']}
+    assert f['twoentry']['nblocks'] >= 4, (p, f['twoentry'])
+    for caller in ('work', 'rare2'):
+        discs = [c for b in f[caller]['blocks'] for c in b.get('calls') or []
+                 if c['fid'] == f['twoentry']['fid'] and c.get('disc') == 1]
+        assert discs, (p, caller)
+EOF
 }
 
 @test "yamlwrite --bat: basic samples (-nl) of the BOLTed program: perf2bolt-19 writes no function; ours, each block's samples" {

@@ -21,9 +21,12 @@
  * is written, counted or not.  LLVM 19 fills its block vector by rank
  * (the i-th block by offset) and counts into it by BAT index; the two
  * agree for tables BOLT writes, and this file does the same in both
- * cases.  Functions without tables (PLT entries, code BOLT left in
- * place) are written as BOLT writes a function without a control-flow
- * graph: hash 0, no blocks, their exec.
+ * cases.  Functions without tables (code BOLT left in place, PLT
+ * entries) are converted as perf2bolt converts them, from their graph in
+ * the BOLTed binary (libcommon/cfgdis.c, graph.c; batmap keeps their
+ * offsets): blocks, counts, calls and entry ids as perf2bolt writes
+ * them, hashes 0 (LLVM's, over its opcode numbers); fall-throughs in
+ * them count nowhere, as in perf2bolt-19, which sends every trace to BAT.
  *
  * Basic samples (S entries, perf2bolt -nl): perf2bolt-19 writes no
  * function at all; here each sample counts in the block of a function
@@ -38,6 +41,7 @@
 #include "common.h"
 #include "bat.h"
 #include "batbin.h"
+#include "cfg.h"
 #include "functab.h"
 #include "pa.h"
 
@@ -83,9 +87,15 @@ struct bctx {
 	int		 lbr, samples;
 	char		*events;	/* E entries' names, "a:,b:" */
 	size_t		 evcap;
+	/* the functions without tables: their graphs in the BOLTed
+	 * binary (opened when first needed), their calls, their blocks */
+	struct cfgdis	*cd;
+	struct ywg_call	*gcs;
+	size_t		 capgcs;
+	struct ywg_buf	 gbuf;
 	/* counts for -v */
 	uint64_t	 nent, nbranch, ntrace, nsample, nunknown, nnomap;
-	uint64_t	 nnoblock;
+	uint64_t	 nnoblock, nmismatch;
 };
 
 static uint64_t
@@ -211,6 +221,12 @@ trace(struct bctx *c, const struct pa_loc *from, const struct pa_loc *to,
 	c->ntrace++;
 	if (!resolve(c, from, &pf, &of) || !resolve(c, to, &pt, &ot) ||
 	    pf != pt) {
+		c->nunknown++;
+		return;
+	}
+	/* perf2bolt-19 sends every trace to BAT: one in a function
+	 * without tables is invalid (batmap drops them already) */
+	if (bat_find(&c->b.bat, c->bo.f[pf].addr) == NULL) {
 		c->nunknown++;
 		return;
 	}
@@ -483,6 +499,183 @@ entry_id(const struct bat_frag *f, uint64_t off)
 	return 0;
 }
 
+/* the graphs of the BOLTed binary, for its functions without tables */
+static struct cfgdis *
+dis(struct bctx *c)
+{
+	char err[512];
+
+	if (c->cd == NULL && (c->cd = cfgdis_open(&c->b.eo, &c->bo, err,
+	    sizeof(err))) == NULL) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		exit(1);
+	}
+	return c->cd;
+}
+
+/* the graph perf2bolt-19 profiles function fi of the BOLTed binary on,
+ * or NULL.  A binary with a BAT section is BOLT's BAT mode: there
+ * postProcessEntryPoints keeps a function with secondary entry points
+ * simple without relocations ("register any known entry points for CFG
+ * construction"), where cfgdis, which knows no BAT mode, follows the
+ * rule of other binaries (no graph).  Its graph is built all the same:
+ * taken here unless the function has no graph for another reason
+ * (cfgdis names the last reason it found; a symbol or FDE conflict is
+ * functab's) */
+static const struct cfg *
+bat_graph(struct bctx *c, size_t fi)
+{
+	const struct cfg *g = cfgdis_get(dis(c), fi);
+
+	if (g->ignored || g->nblocks == 0)
+		return NULL;
+	if (!g->nocfg)
+		return g;
+	if (!c->bo.has_relocs && !(c->bo.f[fi].flags & BF_NONSIMPLE) &&
+	    g->why != NULL && strcmp(g->why,
+	    "secondary entry points without relocations") == 0)
+		return g;
+	return NULL;
+}
+
+/* BoltAddressTranslation::translateSymbol: the callee of a symbol at
+ * output offset outoff of bf, a fragment with tables, and off bytes
+ * past it: the hot fragment's function and the secondary entry id of
+ * the input offset */
+static void
+translate_symbol(struct bctx *c, const struct bfunc *bf, uint64_t outoff,
+    uint64_t off, struct yw_call *yc, const char **nm)
+{
+	const struct bat *t = &c->b.bat;
+	const struct bat_frag *f = bat_find(t, bf->addr), *hot;
+	const struct bfunc *pf;
+	uint64_t in;
+
+	yc->fid = 0;
+	yc->disc = 0;
+	*nm = "";
+	if (f == NULL)
+		return;
+	hot = f->cold ? &t->frag[f->parent] : f;
+	if ((pf = functab_find(&c->bo, hot->addr)) == NULL ||
+	    pf->addr != hot->addr)
+		return;
+	yc->fid = pf->num;
+	*nm = pf->name;
+	in = bat_translate(t, bf->addr, outoff, 0) + off;
+	if (in != 0)
+		yc->disc = entry_id(hot, in);
+}
+
+/* setCSIDestination for a callee q without tables, entered at offset
+ * off: the secondary entry id of the block of its graph holding off
+ * (getBasicBlockContainingOffset, getSecondaryEntryPointSymbol); 0
+ * without a graph */
+static uint32_t
+graph_entry_id(struct bctx *c, uint32_t q, uint64_t off)
+{
+	const struct cfg *g;
+	long b;
+
+	if (off == 0 || off > c->bo.f[q].size ||
+	    (g = bat_graph(c, q)) == NULL ||
+	    (b = cfg_block_at(g, off)) <= 0 ||
+	    !(g->blocks[b].flags & CFG_ENTRY))
+		return 0;
+	return cfgdis_entry_id(c->cd, q, g->blocks[b].start);
+}
+
+/* the callee of a direct call of a function without tables, by its
+ * target in the BOLTed binary: a function's start or a secondary entry
+ * BOLT knows (a symbol), translated when the callee has tables */
+static void
+bat_direct(void *arg, uint64_t target, struct yw_call *yc, const char **nm)
+{
+	struct bctx *c = arg;
+	const struct bfunc *f = functab_find(&c->bo, target);
+	uint32_t id = 0;
+
+	yc->fid = 0;
+	yc->disc = 0;
+	*nm = "";
+	if (f == NULL || (target != f->addr && (id = cfgdis_entry_id(dis(c),
+	    (size_t)(f - c->bo.f), target - f->addr)) == 0))
+		return;
+	if (bat_find(&c->b.bat, f->addr) != NULL) {
+		translate_symbol(c, f, target - f->addr, 0, yc, nm);
+		return;
+	}
+	yc->fid = f->num;
+	yc->disc = id;
+	*nm = f->name;
+}
+
+/* an indirect call's target function q (its symbol: offset 0) */
+static void
+bat_indirect(void *arg, uint32_t q, struct yw_call *yc, const char **nm)
+{
+	struct bctx *c = arg;
+	const struct bfunc *f = &c->bo.f[q];
+
+	if (bat_find(&c->b.bat, f->addr) != NULL) {
+		translate_symbol(c, f, 0, 0, yc, nm);
+		return;
+	}
+	yc->fid = f->num;
+	yc->disc = 0;
+	*nm = f->name;
+}
+
+/* a function without tables, as writeBATYAML writes it: the profile on
+ * its graph in the BOLTed binary (branches of batmap's output keep their
+ * offsets there), YAMLProfileWriter::convert with BAT */
+static void
+put_graph(struct bctx *c, struct yw *y, uint32_t p, const struct rec *r,
+    size_t nr, struct yw_func *yf)
+{
+	const struct bfunc *bf = &c->bo.f[p];
+	const struct cfg *g = bat_graph(c, p);
+	struct ywg_prof *pr = ywg_prof_new(g);
+	struct ywg_callees ce;
+	size_t i, nc = 0;
+
+	for (i = 0; i < nr; i++) {
+		const struct rec *x = &r[i];
+		struct ywg_call *k;
+
+		if (x->k.kind == K_ENTRY) {
+			ywg_entry(g, pr, bf->size, x->k.to, x->cnt);
+			continue;
+		}
+		if (x->k.kind != K_DATA)
+			continue;
+		if (x->k.q == p && x->k.to != 0) {
+			if (!ywg_branch(g, pr, x->k.from, x->k.to, x->cnt,
+			    x->mis))
+				c->nmismatch++;
+			continue;
+		}
+		xgrow(&c->gcs, &c->capgcs, nc + 1, sizeof(*c->gcs));
+		k = &c->gcs[nc++];
+		memset(k, 0, sizeof(*k));
+		k->off = x->k.from;
+		k->to = x->k.to;
+		k->ff = p;
+		k->tf = x->k.q == NONE ? 0 : x->k.q + 1;
+		k->cnt = x->cnt;
+		k->mis = x->mis;
+	}
+	yf->hash = 0;
+	yf->nblocks = g ? (uint32_t)g->nblocks : 0;
+	yf->exec = pr->exec;
+	ce.arg = c;
+	ce.direct = bat_direct;
+	ce.indirect = bat_indirect;
+	ywg_convert(g, pr, c->gcs, nc, &ce, &c->gbuf, yf);
+	yw_func_out(y, yf);
+	ywg_prof_free(pr);
+}
+
 static void
 put_func(struct bctx *c, struct yw *y, struct fbuf *fb, uint32_t p,
     const struct rec *r, size_t nr)
@@ -498,11 +691,11 @@ put_func(struct bctx *c, struct yw *y, struct fbuf *fb, uint32_t p,
 	yf.fid = bf->num;
 	yf.exec = c->exec[p];
 	if (f == NULL || f->cold) {
-		/* YAMLProfileWriter::convert of a function without a
-		 * graph (a PLT entry; code BOLT left unmoved, which
-		 * perf2bolt-19 disassembles: not reproduced) */
+		/* no tables: YAMLProfileWriter::convert of the function
+		 * perf2bolt-19 disassembles in the BOLTed binary (code BOLT
+		 * left in place; a PLT entry has no graph: no blocks) */
 		if (c->lbr)
-			yw_func_out(y, &yf);
+			put_graph(c, y, p, r, nr, &yf);
 		return;
 	}
 	yf.hash = f->hash;
@@ -578,14 +771,17 @@ put_func(struct bctx *c, struct yw *y, struct fbuf *fb, uint32_t p,
 			uint64_t in;
 
 			fb->calls[fb->ncalls].fid = q->num;
-			/* translateSymbol: a BAT callee's entry id */
+			/* translateSymbol: a BAT callee's entry id; the
+			 * block of the graph of one without tables */
 			if (qf != NULL && !qf->cold) {
 				in = bat_translate(&c->b.bat, q->addr, 0, 0) +
 				    x->k.to;
 				if (in != 0)
 					fb->calls[fb->ncalls].disc =
 					    entry_id(qf, in);
-			}
+			} else if (qf == NULL)
+				fb->calls[fb->ncalls].disc =
+				    graph_entry_id(c, x->k.q, x->k.to);
 		}
 		fb->callblk[fb->ncalls++] = fb->bb[bi].index;
 	}
@@ -681,6 +877,8 @@ write_yaml(struct bctx *c, const char *outpath, const char *bolted)
 	free(fb.succblk);
 	free(fb.bcalls);
 	free(fb.bsucc);
+	free(c->gcs);
+	ywg_buf_free(&c->gbuf);
 }
 
 /* the input's functions credited to each BOLTed one: batmap's match,
@@ -748,13 +946,16 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 		fprintf(stderr, "%s: %llu entries: %llu branches, %llu "
 		    "fall-throughs, %llu samples; %llu outside the matched "
 		    "functions, %llu in input functions no BOLTed function "
-		    "maps to, %llu in no block of the tables\n", progname,
+		    "maps to, %llu in no block of the tables, %llu branches "
+		    "not on the graph of a function without tables\n",
+		    progname,
 		    (unsigned long long)c.nent, (unsigned long long)c.nbranch,
 		    (unsigned long long)c.ntrace,
 		    (unsigned long long)c.nsample,
 		    (unsigned long long)c.nunknown,
 		    (unsigned long long)c.nnomap,
-		    (unsigned long long)c.nnoblock);
+		    (unsigned long long)c.nnoblock,
+		    (unsigned long long)c.nmismatch);
 	pa_close(&c.r);
 	free(c.tab);
 	free(c.events);
@@ -762,6 +963,8 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	free(c.kids);
 	free(c.kidx);
 	free(c.exec);
+	if (c.cd != NULL)
+		cfgdis_close(c.cd);
 	batmatch_free(&c.m);
 	functab_free(&c.bo);
 	functab_free(&c.in);

@@ -13,10 +13,12 @@
 # BOLT left in place): the names of perf2bolt's YAML none of whose
 # symbols (SYMS: llvm-readelf-19 -sW of the BOLTed binary; a local's
 # source file is the FILE symbol before it) starts a hot fragment of the
-# tables (DUMP: batmap --dump).  For those only name, fid and exec
-# are compared, and ours must have hash 0 and no blocks; their count is
-# printed as nobat=N, and that of those with blocks in perf2bolt's (code
-# it disassembled, not PLT entries) as nobatcfg=N.
+# tables (DUMP: batmap --dump).  For those every field but the hashes
+# is compared (ours must have hash 0 and no block hash: perf2bolt
+# computes them with LLVM's opcode tables); their count is printed as
+# nobat=N, that of those with blocks in perf2bolt's (code it
+# disassembled, not PLT entries) as nobatcfg=N, and their blocks,
+# successors and calls as gblocks, gsucc, gcalls.
 #
 # --nobatcfg-list FILE: write the names of those nobatcfg functions there.
 import sys
@@ -32,8 +34,10 @@ def load(p):
 def key(x):
     return tuple(sorted((str(k), repr(v)) for k, v in x.items()))
 
-def norm_block(b):
+def norm_block(b, nohash=False):
     b = dict(b)
+    if nohash:
+        b.pop('hash', None)
     b['succ'] = sorted((key(s) for s in b.get('succ') or []))
     b['calls'] = sorted((key(c) for c in b.get('calls') or []))
     return b
@@ -98,40 +102,44 @@ def main():
     if len(of) != len(ours.get('functions') or []) or \
        len(rf) != len(ref.get('functions') or []):
         diff('duplicate function names', len(of), len(rf))
-    nb = ns = nc = nf = ncfg = 0
+    nb = ns = nc = nf = ncfg = gb = gs = gc = 0
     for n in sorted(set(of) | set(rf)):
         if n not in of or n not in rf:
             diff('function ' + n, n in of, n in rf)
             continue
         a, b = of[n], rf[n]
-        if n in nobat:
+        g = n in nobat
+        if g:
             if b.get('nblocks', 0) > 0:
                 ncfg += 1
                 cfgnames.append(n)
-            for k in ('fid', 'exec'):
-                if a.get(k) != b.get(k):
-                    diff('%s %s' % (n, k), a.get(k), b.get(k))
-            if a.get('hash') != 0 or a.get('blocks'):
-                diff('%s without tables' % n, a.get('hash'), 0)
-            continue
-        nf += 1
-        for k in ('fid', 'hash', 'exec', 'nblocks'):
+            if a.get('hash') != 0 or any('hash' in x for x in
+                                         a.get('blocks') or []):
+                diff('%s without tables: a hash' % n, a.get('hash'), 0)
+        else:
+            nf += 1
+        for k in ('fid', 'exec', 'nblocks') + (() if g else ('hash',)):
             if a.get(k) != b.get(k):
                 diff('%s %s' % (n, k), a.get(k), b.get(k))
-        ab = {x['bid']: norm_block(x) for x in a.get('blocks') or []}
-        bb = {x['bid']: norm_block(x) for x in b.get('blocks') or []}
+        ab = {x['bid']: norm_block(x, g) for x in a.get('blocks') or []}
+        bb = {x['bid']: norm_block(x, g) for x in b.get('blocks') or []}
         if [x['bid'] for x in a.get('blocks') or []] != \
            [x['bid'] for x in b.get('blocks') or []]:
             diff('%s block order' % n, list(ab), list(bb))
         for i in sorted(set(ab) | set(bb)):
             if ab.get(i) != bb.get(i):
                 diff('%s block %d' % (n, i), ab.get(i), bb.get(i))
+            elif i in ab and g:
+                gb += 1
+                gs += len(ab[i]['succ'])
+                gc += len(ab[i]['calls'])
             elif i in ab:
                 nb += 1
                 ns += len(ab[i]['succ'])
                 nc += len(ab[i]['calls'])
     print('functions=%d blocks=%d succ=%d calls=%d nobat=%d nobatcfg=%d '
-          'differences=%d' % (nf, nb, ns, nc, len(nobat), ncfg, bad))
+          'gblocks=%d gsucc=%d gcalls=%d differences=%d'
+          % (nf, nb, ns, nc, len(nobat), ncfg, gb, gs, gc, bad))
     if listf:
         with open(listf, 'w') as f:
             for n in cfgnames:
