@@ -33,7 +33,7 @@ setup() {
 	fuzz_briefly x86dec 1500 corpus "$DATA/x86dec/corpus"
 }
 
-@test "x86dec: the encodings fuzzing found are declined or decoded as Capstone does" {
+@test "x86dec: tests/data/x86dec/corpus (with what fuzzing found) declined or decoded as Capstone does" {
 	local f
 	for f in "$DATA"/x86dec/corpus/*; do
 		run x86dectest -b "$f"

@@ -157,7 +157,8 @@ main(int argc, char **argv)
 		/* every prefix set below, REX, two opcode bytes, tails */
 		static const char *pre[] = { "", "\x66", "\xf2", "\xf3",
 		    "\x64", "\x65", "\x2e", "\x66\x2e", "\x66\x66",
-		    "\x64\x66", "\x66\xf3", "\xf3\x66" };
+		    "\x64\x66", "\x66\x64", "\x66\x65", "\x66\xf3",
+		    "\xf3\x66" };
 		static const uint8_t rexes[] = { 0, 0x40, 0x41, 0x48, 0x4c,
 		    0x4f };
 		uint8_t b[32];
