@@ -41,6 +41,7 @@
 #include "common.h"
 #include "bat.h"
 #include "batbin.h"
+#include "bigmem.h"
 #include "cfg.h"
 #include "functab.h"
 #include "pa.h"
@@ -66,7 +67,6 @@ struct key {
 struct rec {
 	struct key	k;
 	uint64_t	cnt, mis;
-	int		used;
 };
 
 struct bctx {
@@ -76,13 +76,22 @@ struct bctx {
 	uint64_t	 inbase;
 	char		 inbid[129];
 	uint32_t	*rev;		/* input function -> BOLTed, NONE */
+	const struct bat_frag **frag;	/* per BOLTed function: the
+					 * fragment of the tables starting
+					 * there (BOLT's isBATFunction), NULL */
 	uint64_t	*exec;		/* per BOLTed function */
 	uint32_t	*kids;		/* cold fragments by parent: those of
 					 * hot fragment h are kids[kidx[h]..
 					 * kidx[h + 1]) */
 	size_t		*kidx;
+	/* the records, summed by key: a dense array in the order keys come
+	 * (bigmem.h) under an open-addressing index of 8-byte slots, the
+	 * hash's high half and the record's position + 1 (0: empty), so
+	 * that a probe touches the records only on a likely match */
 	struct rec	*tab;
-	size_t		 cap, n;
+	size_t		 n, captab;
+	uint64_t	*idx;
+	size_t		 capidx;
 	struct pa_reader r;
 	int		 lbr, samples;
 	char		*events;	/* E entries' names, "a:,b:" */
@@ -106,35 +115,58 @@ keyhash(const struct key *k)
 	    ((uint64_t)k->kind << 61))));
 }
 
+/* the index at twice the records (a load of at most one half) */
+static void
+grow_index(struct bctx *c)
+{
+	size_t cap = c->capidx ? c->capidx * 2 : 4096, i, j;
+	uint64_t *idx = big_zalloc(cap, sizeof(*idx)), h;
+
+	for (i = 0; i < c->n; i++) {
+		h = keyhash(&c->tab[i].k);
+		for (j = h & (cap - 1); idx[j] != 0; j = (j + 1) & (cap - 1))
+			;
+		idx[j] = (h >> 32) << 32 | (uint64_t)(i + 1);
+	}
+	big_free(c->idx, c->capidx, sizeof(*c->idx));
+	c->idx = idx;
+	c->capidx = cap;
+}
+
 static void
 add(struct bctx *c, const struct key *k, uint64_t cnt, uint64_t mis)
 {
+	uint64_t h, tag, s;
 	size_t i, mask;
+	struct rec *r;
 
-	if ((c->n + 1) * 2 > c->cap) {
-		struct rec *old = c->tab;
-		size_t oldcap = c->cap;
-
-		c->cap = c->cap ? c->cap * 2 : 4096;
-		c->tab = xcalloc(c->cap, sizeof(*c->tab));
-		c->n = 0;
-		for (i = 0; i < oldcap; i++)
-			if (old[i].used)
-				add(c, &old[i].k, old[i].cnt, old[i].mis);
-		free(old);
+	if (c->n >= UINT32_MAX - 1) {
+		fprintf(stderr, "%s: more than %u distinct entries\n", progname,
+		    UINT32_MAX - 2);
+		exit(1);
 	}
-	mask = c->cap - 1;
-	for (i = keyhash(k) & mask; c->tab[i].used; i = (i + 1) & mask)
-		if (memcmp(&c->tab[i].k, k, sizeof(*k)) == 0) {
-			c->tab[i].cnt += cnt;
-			c->tab[i].mis += mis;
+	if ((c->n + 1) * 2 > c->capidx)
+		grow_index(c);
+	h = keyhash(k);
+	tag = (h >> 32) << 32;
+	mask = c->capidx - 1;
+	for (i = h & mask; (s = c->idx[i]) != 0; i = (i + 1) & mask) {
+		if ((s & ~(uint64_t)UINT32_MAX) != tag)
+			continue;
+		r = &c->tab[(uint32_t)s - 1];
+		if (memcmp(&r->k, k, sizeof(*k)) == 0) {
+			r->cnt += cnt;
+			r->mis += mis;
 			return;
 		}
-	c->tab[i].used = 1;
-	c->tab[i].k = *k;
-	c->tab[i].cnt = cnt;
-	c->tab[i].mis = mis;
-	c->n++;
+	}
+	if (c->n + 1 > c->captab)
+		big_grow(&c->tab, &c->captab, c->n + 1, sizeof(*c->tab));
+	r = &c->tab[c->n++];
+	r->k = *k;
+	r->cnt = cnt;
+	r->mis = mis;
+	c->idx[i] = tag | (uint64_t)c->n;
 }
 
 /* a location of the stream as (BOLTed function, offset in the input's
@@ -226,7 +258,7 @@ trace(struct bctx *c, const struct pa_loc *from, const struct pa_loc *to,
 	}
 	/* perf2bolt-19 sends every trace to BAT: one in a function
 	 * without tables is invalid (batmap drops them already) */
-	if (bat_find(&c->b.bat, c->bo.f[pf].addr) == NULL) {
+	if (c->frag[pf] == NULL) {
 		c->nunknown++;
 		return;
 	}
@@ -360,16 +392,15 @@ sortname(const struct bctx *c, const struct rec *r)
 
 static const struct bctx *sortctx;
 
-/* by function, kind, then as processProfile sorts FuncBranchData.Data:
- * by source offset, then target (unknown first, name, offset) */
+/* within a function: by kind, then as processProfile sorts
+ * FuncBranchData.Data: by source offset, then target (unknown first,
+ * name, offset) */
 static int
 reccmp(const void *a, const void *b)
 {
 	const struct rec *x = a, *y = b;
 	int r;
 
-	if (x->k.p != y->k.p)
-		return x->k.p < y->k.p ? -1 : 1;
 	if (x->k.kind != y->k.kind)
 		return x->k.kind < y->k.kind ? -1 : 1;
 	if (x->k.from != y->k.from)
@@ -538,6 +569,15 @@ bat_graph(struct bctx *c, size_t fi)
 	return NULL;
 }
 
+/* BAT's translate(FuncAddr, Offset, false) on the fragment f itself */
+static uint64_t
+ftranslate(const struct bat_frag *f, uint64_t off)
+{
+	const struct bat_entry *x = bat_entry_at(f, off);
+
+	return x == NULL ? off : off - x->out + x->in;
+}
+
 /* BoltAddressTranslation::translateSymbol: the callee of a symbol at
  * output offset outoff of bf, a fragment with tables, and off bytes
  * past it: the hot fragment's function and the secondary entry id of
@@ -547,7 +587,7 @@ translate_symbol(struct bctx *c, const struct bfunc *bf, uint64_t outoff,
     uint64_t off, struct yw_call *yc, const char **nm)
 {
 	const struct bat *t = &c->b.bat;
-	const struct bat_frag *f = bat_find(t, bf->addr), *hot;
+	const struct bat_frag *f = c->frag[bf - c->bo.f], *hot;
 	const struct bfunc *pf;
 	uint64_t in;
 
@@ -562,7 +602,7 @@ translate_symbol(struct bctx *c, const struct bfunc *bf, uint64_t outoff,
 		return;
 	yc->fid = pf->num;
 	*nm = pf->name;
-	in = bat_translate(t, bf->addr, outoff, 0) + off;
+	in = ftranslate(f, outoff) + off;
 	if (in != 0)
 		yc->disc = entry_id(hot, in);
 }
@@ -601,7 +641,7 @@ bat_direct(void *arg, uint64_t target, struct yw_call *yc, const char **nm)
 	if (f == NULL || (target != f->addr && (id = cfgdis_entry_id(dis(c),
 	    (size_t)(f - c->bo.f), target - f->addr)) == 0))
 		return;
-	if (bat_find(&c->b.bat, f->addr) != NULL) {
+	if (c->frag[f - c->bo.f] != NULL) {
 		translate_symbol(c, f, target - f->addr, 0, yc, nm);
 		return;
 	}
@@ -617,7 +657,7 @@ bat_indirect(void *arg, uint32_t q, struct yw_call *yc, const char **nm)
 	struct bctx *c = arg;
 	const struct bfunc *f = &c->bo.f[q];
 
-	if (bat_find(&c->b.bat, f->addr) != NULL) {
+	if (c->frag[q] != NULL) {
 		translate_symbol(c, f, 0, 0, yc, nm);
 		return;
 	}
@@ -681,7 +721,7 @@ put_func(struct bctx *c, struct yw *y, struct fbuf *fb, uint32_t p,
     const struct rec *r, size_t nr)
 {
 	const struct bfunc *bf = &c->bo.f[p];
-	const struct bat_frag *f = bat_find(&c->b.bat, bf->addr);
+	const struct bat_frag *f = c->frag[p];
 	struct yw_func yf;
 	size_t i, j, nblk, nc, ns;
 	long bi, ti;
@@ -766,16 +806,14 @@ put_func(struct bctx *c, struct yw *y, struct fbuf *fb, uint32_t p,
 		fb->calls[fb->ncalls].mis = x->mis;
 		if (x->k.q != NONE) {
 			const struct bfunc *q = &c->bo.f[x->k.q];
-			const struct bat_frag *qf = bat_find(&c->b.bat,
-			    q->addr);
+			const struct bat_frag *qf = c->frag[x->k.q];
 			uint64_t in;
 
 			fb->calls[fb->ncalls].fid = q->num;
 			/* translateSymbol: a BAT callee's entry id; the
 			 * block of the graph of one without tables */
 			if (qf != NULL && !qf->cold) {
-				in = bat_translate(&c->b.bat, q->addr, 0, 0) +
-				    x->k.to;
+				in = ftranslate(qf, 0) + x->k.to;
 				if (in != 0)
 					fb->calls[fb->ncalls].disc =
 					    entry_id(qf, in);
@@ -830,17 +868,37 @@ write_yaml(struct bctx *c, const char *outpath, const char *bolted)
 	struct fbuf fb;
 	struct rec *r;
 	char bid[129];
-	size_t i, n = 0, lo, hi;
+	size_t i, n, lo, hi, *start, cap;
 	uint32_t p;
 	int pass;
 
-	for (i = 0; i < c->cap; i++)
-		if (c->tab[i].used)
-			c->tab[n++] = c->tab[i];
+	/* the records by function (a counting sort), then each function's
+	 * by reccmp */
+	big_free(c->idx, c->capidx, sizeof(*c->idx));
+	c->idx = NULL;
+	c->capidx = 0;
+	n = c->n;
+	start = xcalloc(c->bo.n + 2, sizeof(*start));
+	for (i = 0; i < n; i++)
+		start[c->tab[i].k.p + 1]++;
+	for (i = 0; i < c->bo.n; i++)
+		start[i + 1] += start[i];
+	r = NULL;
+	cap = 0;
+	big_grow(&r, &cap, n + 1, sizeof(*r));
+	for (i = 0; i < n; i++)
+		r[start[c->tab[i].k.p]++] = c->tab[i];
+	big_free(c->tab, c->captab, sizeof(*c->tab));
+	c->tab = r;
+	c->captab = cap;
+	free(start);
 	sortctx = c;
-	if (n > 1)
-		qsort(c->tab, n, sizeof(*c->tab), reccmp);
-	r = c->tab;
+	for (lo = 0; lo < n; lo = hi) {
+		for (hi = lo; hi < n && r[hi].k.p == r[lo].k.p; hi++)
+			;
+		if (hi - lo > 1)
+			qsort(r + lo, hi - lo, sizeof(*r), reccmp);
+	}
 	memset(&h, 0, sizeof(h));
 	h.binary_name = bolted;
 	if (c->b.eo.buildid_len > 0) {
@@ -862,7 +920,7 @@ write_yaml(struct bctx *c, const char *outpath, const char *bolted)
 			p = r[lo].k.p;
 			for (hi = lo; hi < n && r[hi].k.p == p; hi++)
 				;
-			if ((bat_find(&c->b.bat, c->bo.f[p].addr) != NULL) !=
+			if ((c->frag[p] != NULL) !=
 			    (pass == 1))
 				continue;
 			put_func(c, y, &fb, p, r + lo, hi - lo);
@@ -897,7 +955,7 @@ build_rev(struct bctx *c)
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < c->bo.n; i++) {
 			bf = &c->bo.f[i];
-			f = bat_find(&c->b.bat, bf->addr);
+			f = c->frag[i];
 			if (f != NULL && f->cold)
 				continue;	/* credited to its parent */
 			if ((f != NULL) != (pass == 0))
@@ -917,6 +975,7 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	struct elfobj ineo;
 	struct pa_entry e;
 	char err[512];
+	size_t i;
 
 	memset(&c, 0, sizeof(c));
 	if (batbin_open(&c.b, bolted, err, sizeof(err)) == -1 ||
@@ -929,6 +988,9 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	c.inbase = ineo.type == 3 /* ET_DYN */ ? elfobj_base(&ineo) : 0;
 	if (ineo.buildid_len > 0)
 		hex_encode(c.inbid, ineo.buildid, ineo.buildid_len);
+	c.frag = xcalloc(c.bo.n + 1, sizeof(*c.frag));
+	for (i = 0; i < c.bo.n; i++)
+		c.frag[i] = bat_find(&c.b.bat, c.bo.f[i].addr);
 	batmatch_init(&c.m, &c.bo, &c.in);
 	build_rev(&c);
 	index_kids(&c);
@@ -957,9 +1019,11 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 		    (unsigned long long)c.nnoblock,
 		    (unsigned long long)c.nmismatch);
 	pa_close(&c.r);
-	free(c.tab);
+	big_free(c.tab, c.captab, sizeof(*c.tab));
+	big_free(c.idx, c.capidx, sizeof(*c.idx));
 	free(c.events);
 	free(c.rev);
+	free(c.frag);
 	free(c.kids);
 	free(c.kidx);
 	free(c.exec);

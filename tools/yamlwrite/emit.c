@@ -8,7 +8,6 @@
  * it does.  Every scalar goes through a libyaml event: names are quoted
  * by libyaml, never by hand.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,26 +58,49 @@ key(struct yw *w, const char *k)
 	return scalar(w, k, strlen(k), YAML_PLAIN_SCALAR_STYLE);
 }
 
-static int
-kv_dec(struct yw *w, const char *k, uint64_t v)
+/* v in base 10 or 16 (upper case, after "0x") at the end of b[0..24):
+ * its first character; snprintf took an eighth of the whole run */
+static char *
+digits(char *b, uint64_t v, int hex)
 {
-	char b[24];
-	int n = snprintf(b, sizeof(b), "%" PRIu64, v);
+	char *p = b + 24;
+
+	if (hex) {
+		do {
+			*--p = "0123456789ABCDEF"[v & 15];
+			v >>= 4;
+		} while (v != 0);
+		*--p = 'x';
+		*--p = '0';
+	} else
+		do {
+			*--p = (char)('0' + v % 10);
+			v /= 10;
+		} while (v != 0);
+	return p;
+}
+
+static int
+kv_num(struct yw *w, const char *k, uint64_t v, int hex)
+{
+	char b[24], *p = digits(b, v, hex);
 
 	if (key(w, k) == -1)
 		return -1;
-	return scalar(w, b, (size_t)n, YAML_PLAIN_SCALAR_STYLE);
+	return scalar(w, p, (size_t)(b + sizeof(b) - p),
+	    YAML_PLAIN_SCALAR_STYLE);
+}
+
+static int
+kv_dec(struct yw *w, const char *k, uint64_t v)
+{
+	return kv_num(w, k, v, 0);
 }
 
 static int
 kv_hex(struct yw *w, const char *k, uint64_t v)
 {
-	char b[24];
-	int n = snprintf(b, sizeof(b), "0x%" PRIX64, v);
-
-	if (key(w, k) == -1)
-		return -1;
-	return scalar(w, b, (size_t)n, YAML_PLAIN_SCALAR_STYLE);
+	return kv_num(w, k, v, 1);
 }
 
 static int
