@@ -577,20 +577,18 @@ df_at(struct disc *d, uint64_t a, size_t *pos)
 	return lo < d->nf && d->f[lo].addr == a ? &d->f[lo] : NULL;
 }
 
-/* the function whose [addr, addr + size) holds a (getBinaryFunction-
- * ContainingAddress without MaxSize) */
-static struct dfunc *
-df_containing(struct disc *d, uint64_t a)
+/* a new function in *f, the next one created */
+static void
+df_init(struct disc *d, struct dfunc *f, uint64_t addr, uint64_t size,
+    char *name, int sec)
 {
-	size_t pos;
-	struct dfunc *f = df_at(d, a, &pos);
-
-	if (f != NULL)
-		return f;
-	if (pos == 0)
-		return NULL;
-	f = &d->f[pos - 1];
-	return df_contains(f, a) ? f : NULL;
+	memset(f, 0, sizeof(*f));
+	f->addr = addr;
+	f->size = size;
+	f->sec = sec;
+	f->symname = -1;
+	f->num = ++d->ncreated;
+	df_addname(f, name);
 }
 
 static struct dfunc *
@@ -604,13 +602,7 @@ df_create(struct disc *d, uint64_t addr, uint64_t size, char *name, int sec)
 	memmove(&d->f[pos + 1], &d->f[pos], (d->nf - pos) * sizeof(*d->f));
 	d->nf++;
 	f = &d->f[pos];
-	memset(f, 0, sizeof(*f));
-	f->addr = addr;
-	f->size = size;
-	f->sec = sec;
-	f->symname = -1;
-	f->num = ++d->ncreated;
-	df_addname(f, name);
+	df_init(d, f, addr, size, name, sec);
 	return f;
 }
 
@@ -996,27 +988,54 @@ read_dynrels(struct functab *ft, Elf *elf, size_t *nout)
 	return r;
 }
 
-/* FDEs with no function: __BOLT_FDE_FUNCat<hex> */
+/* FDEs with no function: __BOLT_FDE_FUNCat<hex>.  Made apart and merged
+ * in at the end (a BOLTed binary has one for each function BOLT moved:
+ * inserting each in place moved the functions above it every time); the
+ * FDEs come by address, so the function below one is the last made here
+ * or the one below it in d->f, whichever is higher: an FDE in the range
+ * of that one (getBinaryFunctionContainingAddress without MaxSize) has
+ * its function */
 static void
 discover_fde_funcs(struct disc *d)
 {
 	struct functab *ft = d->ft;
-	size_t i;
+	struct dfunc *nf = NULL;
+	const struct dfunc *below;
+	size_t i, j, k, pos, nn = 0, capn = 0;
 
 	for (i = 0; i < ft->nfdes; i++) {
 		const struct fde *e = &ft->fdes[i];
 		int si;
 
-		if (df_at(d, e->start, NULL) != NULL ||
-		    df_containing(d, e->start) != NULL)
+		if (df_at(d, e->start, &pos) != NULL)
+			continue;
+		below = pos > 0 ? &d->f[pos - 1] : NULL;
+		if (nn > 0 && (below == NULL || nf[nn - 1].addr > below->addr))
+			below = &nf[nn - 1];
+		if (below != NULL && df_contains(below, e->start))
 			continue;
 		si = secidx_for(ft, e->start);
 		if (si < 0)
 			continue;
-		df_create(d, e->start, e->range,
+		xgrow(&nf, &capn, nn + 1, sizeof(*nf));
+		df_init(d, &nf[nn], e->start, e->range,
 		    keepf(ft, "__BOLT_FDE_FUNCat%llx",
-		    (unsigned long long)e->start), si)->flags |= BF_FDE;
+		    (unsigned long long)e->start), si);
+		nf[nn++].flags |= BF_FDE;
 	}
+	if (nn == 0)
+		return;
+	xgrow(&d->f, &d->capf, d->nf + nn, sizeof(*d->f));
+	i = d->nf;
+	j = nn;
+	k = d->nf + nn;
+	while (j > 0)
+		if (i > 0 && d->f[i - 1].addr > nf[j - 1].addr)
+			d->f[--k] = d->f[--i];
+		else
+			d->f[--k] = nf[--j];
+	d->nf += nn;
+	free(nf);
 }
 
 /* adjustFunctionBoundaries; the symbols still in FileSymRefs are the
