@@ -995,6 +995,10 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	build_rev(&c);
 	index_kids(&c);
 	c.exec = xcalloc(c.bo.n ? c.bo.n : 1, sizeof(*c.exec));
+	/* the code of the BOLTed binary, for its functions without tables,
+	 * is read before the input: in a pipeline, while the stages before
+	 * this one still work */
+	cfgdis_prepare(dis(&c));
 	if (pa_open(&c.r, prof) == -1) {
 		fprintf(stderr, "%s: %s: %s\n", progname,
 		    prof && strcmp(prof, "-") != 0 ? prof : "<stdin>",
