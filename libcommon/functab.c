@@ -1174,8 +1174,10 @@ link_fragments(struct functab *ft, struct disc *d)
 			continue;
 		c = cold_suffix(f->symname);
 		pn = xstrndup(f->symname, (size_t)(c - f->symname));
-		if ((p = functab_by_name(ft, pn)) == NULL ||
-		    strcmp(p->name, pn) != 0) {
+		/* getBinaryDataByName: any of a function's names, so a
+		 * fragment named after an alias (g++'s C2 constructor, the
+		 * function being named after its C1) finds it */
+		if ((p = functab_by_name(ft, pn)) == NULL) {
 			char *ln = NULL, *fn = NULL;
 			const char *file = NULL;
 

@@ -120,7 +120,7 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 	grep -q ' helper/2 ' a1.ref.s
 }
 
-@test "fdatawrite: hand-written shapes: CTC, jump past end, ud2/int3/hlt, entries, own-code address, loop, NOPs, jcc;jmp" {
+@test "fdatawrite: hand-written shapes: CTC, jump past end, ud2/int3/hlt, entries, own-code address, loop, NOPs, jcc;jmp, a fragment named after an alias" {
 	need_tool perf2bolt gcc
 	gcc -O1 -fno-pie -no-pie -Wl,--emit-relocs "$DATA/fdatawrite/shapes_main.c" "$DATA/fdatawrite/shapes.s" -o h1
 	gcc -O1 -fno-pie -no-pie "$DATA/fdatawrite/shapes_main.c" "$DATA/fdatawrite/shapes.s" -o h2
@@ -133,6 +133,9 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 	grep -q '^function lp ignored' cfg
 	grep -q '^function multi simple' cfg
 	cfgtest h2 multi | grep -q '^function multi nonsimple'
+	# the fragment alia.cold names its parent by its second name
+	cfgtest h1 alib | grep -q '^function alib simple'
+	cfgtest h2 alib | grep -q '^function alib ignored'
 }
 
 @test "fdatawrite: a real branch trace (brtrace of a static program), and llvm-bolt-19 on it" {

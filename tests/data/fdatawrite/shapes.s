@@ -1,7 +1,10 @@
 # Hand-written shapes of boltcfg.md: a conditional tail call, a jump
 # past the end, ud2/int3/hlt, a secondary entry, a function taking the
 # address of its own code, an unsupported loop instruction, trailing
-# NOPs, jcc to the next instruction and jcc;jmp, a call ending a block.
+# NOPs, jcc to the next instruction and jcc;jmp, a call ending a block,
+# a .cold fragment named after its parent's second name (as g++ names
+# the fragment of a constructor after C2 where the function's first name
+# is C1).
 	.text
 	.globl ctc
 	.type ctc,@function
@@ -102,4 +105,26 @@ ce:	pushq %rbx
 	popq %rbx
 	ret
 	.size ce, .-ce
+	.p2align 4
+	.globl alia
+	.globl alib
+	.type alia,@function
+	.type alib,@function
+alia:
+alib:	movl %edi, %eax
+	testl %edi, %edi
+	js alia.cold
+	addl $7, %eax
+	cmpl $50, %eax
+	jl 1f
+	subl $3, %eax
+1:	ret
+	.size alia, .-alia
+	.size alib, .-alib
+	.section .text.unlikely,"ax",@progbits
+	.type alia.cold,@function
+alia.cold:
+	negl %eax
+	ret
+	.size alia.cold, .-alia.cold
 	.section .note.GNU-stack,"",@progbits
