@@ -715,10 +715,8 @@ bat_entry_at(const struct bat_frag *f, uint64_t off)
 }
 
 uint64_t
-bat_translate(const struct bat *t, uint64_t funcaddr, uint64_t off,
-    int branchsrc)
+bat_translate_frag(const struct bat_frag *f, uint64_t off, int branchsrc)
 {
-	const struct bat_frag *f = bat_find(t, funcaddr);
 	const struct bat_entry *x;
 
 	if (f == NULL || (x = bat_entry_at(f, off)) == NULL)
@@ -728,20 +726,36 @@ bat_translate(const struct bat *t, uint64_t funcaddr, uint64_t off,
 	return off - x->out + x->in;
 }
 
+uint64_t
+bat_translate(const struct bat *t, uint64_t funcaddr, uint64_t off,
+    int branchsrc)
+{
+	return bat_translate_frag(bat_find(t, funcaddr), off, branchsrc);
+}
+
 long
 bat_fallthroughs(const struct bat *t, uint64_t funcaddr, uint64_t from,
     uint64_t to, uint32_t **pairs, size_t *cap)
 {
 	const struct bat_frag *f;
+
+	if (from >= to)
+		return 0;
+	if ((f = bat_find(t, funcaddr)) == NULL)
+		return -1;
+	return bat_fallthroughs_frag(f, from - funcaddr, to - funcaddr, pairs,
+	    cap);
+}
+
+long
+bat_fallthroughs_frag(const struct bat_frag *f, uint64_t from, uint64_t to,
+    uint32_t **pairs, size_t *cap)
+{
 	size_t fi, ti, it, src;
 	long n = 0;
 
 	if (from >= to)
 		return 0;
-	from -= funcaddr;
-	to -= funcaddr;
-	if ((f = bat_find(t, funcaddr)) == NULL)
-		return -1;
 	fi = upper(f, (uint32_t)from);
 	if (fi == 0)
 		return 0;

@@ -139,6 +139,10 @@ const struct bat_entry *bat_entry_at(const struct bat_frag *f, uint64_t off);
  * fragment starts at funcaddr or no entry precedes off */
 uint64_t bat_translate(const struct bat *t, uint64_t funcaddr, uint64_t off,
 	    int branchsrc);
+/* the same in the fragment f (bat_find's result: no search; off
+ * unchanged when f is NULL) */
+uint64_t bat_translate_frag(const struct bat_frag *f, uint64_t off,
+	    int branchsrc);
 
 /* BOLT's getFallthroughsInTrace(FuncAddr, From, To) with output
  * addresses from and to: the (block start, next block start) pairs of
@@ -149,6 +153,10 @@ uint64_t bat_translate(const struct bat *t, uint64_t funcaddr, uint64_t off,
  * elements, 2 per pair), or -1 when no fragment starts at funcaddr
  * (BOLT's nullopt); 0 pairs when from >= to. */
 long	 bat_fallthroughs(const struct bat *t, uint64_t funcaddr, uint64_t from,
+	    uint64_t to, uint32_t **pairs, size_t *cap);
+/* the same in the fragment f (not NULL) with from and to as offsets
+ * from its start */
+long	 bat_fallthroughs_frag(const struct bat_frag *f, uint64_t from,
 	    uint64_t to, uint32_t **pairs, size_t *cap);
 
 /* the producer named by a .note.bolt_info section (its first line up to

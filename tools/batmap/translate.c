@@ -31,8 +31,12 @@ struct bin {
 	struct elfobj	*eo;
 	struct functab	 ft;
 	uint64_t	 base;		/* PIE: locations are offsets from it */
-	uint8_t		*code;		/* executable segments, for returns */
-	uint64_t	 codelo, codehi;
+	const uint8_t	*image;		/* the file as libelf mapped it */
+	size_t		 imagesz;
+	const struct elf_seg *xseg;	/* its executable segments, for
+					 * returns: xseg[0, nxseg) */
+	size_t		 nxseg;
+	struct elf_seg	*xsegv;
 	char		 bid[129];	/* build-id hex, "" if none */
 };
 
@@ -99,10 +103,10 @@ emit(const struct okey *k, uint64_t count, uint64_t mis)
 	tabn++;
 }
 
-static int
-oentcmp(const void *a, const void *b)
+/* output order: type, event, then each location by object and address */
+static inline int
+oentcmp(const struct oent *x, const struct oent *y)
 {
-	const struct oent *x = a, *y = b;
 	int i;
 
 	if (x->k.type != y->k.type)
@@ -118,12 +122,94 @@ oentcmp(const void *a, const void *b)
 	return 0;
 }
 
+static inline void
+oswap(struct oent *x, struct oent *y)
+{
+	struct oent t = *x;
+
+	*x = *y;
+	*y = t;
+}
+
+static void
+osift(struct oent *v, size_t i, size_t n)
+{
+	size_t c;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && oentcmp(&v[c], &v[c + 1]) < 0)
+			c++;
+		if (oentcmp(&v[i], &v[c]) >= 0)
+			return;
+		oswap(&v[i], &v[c]);
+		i = c;
+	}
+}
+
+/* introsort with the comparison inlined (qsort's indirect merge sort of
+ * these 56-byte entries cost more than all the translating): quicksort,
+ * median of three, heapsort past 2 log2 n levels, insertion sort below
+ * 16 entries */
+static void
+osort(struct oent *v, size_t n, unsigned depth)
+{
+	size_t i, j, m;
+
+	while (n > 16) {
+		if (depth-- == 0) {
+			for (i = n / 2; i-- > 0;)
+				osift(v, i, n);
+			for (i = n; i-- > 1;) {
+				oswap(&v[0], &v[i]);
+				osift(v, 0, i);
+			}
+			return;
+		}
+		m = n / 2;
+		if (oentcmp(&v[m], &v[0]) < 0)
+			oswap(&v[m], &v[0]);
+		if (oentcmp(&v[n - 1], &v[m]) < 0) {
+			oswap(&v[n - 1], &v[m]);
+			if (oentcmp(&v[m], &v[0]) < 0)
+				oswap(&v[m], &v[0]);
+		}
+		/* the pivot to v[0]; v[n - 1] >= it stops the scan up */
+		oswap(&v[0], &v[m]);
+		i = 0;
+		j = n - 1;
+		for (;;) {
+			do
+				i++;
+			while (oentcmp(&v[i], &v[0]) < 0);
+			do
+				j--;
+			while (oentcmp(&v[0], &v[j]) < 0);
+			if (i >= j)
+				break;
+			oswap(&v[i], &v[j]);
+		}
+		oswap(&v[0], &v[j]);
+		/* the smaller side by recursion, the larger by the loop */
+		if (j < n - j - 1) {
+			osort(v, j, depth);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			osort(v + j + 1, n - j - 1, depth);
+			n = j;
+		}
+	}
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && oentcmp(&v[j], &v[j - 1]) < 0; j--)
+			oswap(&v[j], &v[j - 1]);
+}
+
 static void
 load_bin(struct bin *b, struct elfobj *eo, const char *path, int code)
 {
 	char err[512];
 	size_t i;
-	uint64_t lo = UINT64_MAX, hi = 0;
+	char *img;
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
@@ -135,24 +221,24 @@ load_bin(struct bin *b, struct elfobj *eo, const char *path, int code)
 	b->base = eo->type == ET_DYN ? elfobj_base(eo) : 0;
 	if (eo->buildid_len)
 		hex_encode(b->bid, eo->buildid, eo->buildid_len);
-	/* the bytes of the executable segments: where the returns are */
-	for (i = 0; code && i < eo->nsegs; i++)
-		if (eo->segs[i].flags & PF_X) {
-			if (eo->segs[i].vaddr < lo)
-				lo = eo->segs[i].vaddr;
-			if (eo->segs[i].vaddr + eo->segs[i].filesz > hi)
-				hi = eo->segs[i].vaddr + eo->segs[i].filesz;
-		}
-	if (lo >= hi || hi - lo > (uint64_t)1 << 32)
+	if (!code)
 		return;
-	b->codelo = lo;
-	b->codehi = hi;
-	b->code = xcalloc((size_t)(hi - lo), 1);
-	for (i = 0; i < eo->nsegs; i++)
-		if ((eo->segs[i].flags & PF_X) && elfobj_read(eo,
-		    eo->segs[i].offset, b->code + (eo->segs[i].vaddr - lo),
-		    (size_t)eo->segs[i].filesz) == -1)
+	/* the executable segments, read where the returns are in the file
+	 * libelf mapped (ELF_C_READ_MMAP): only the pages of the branches
+	 * the profile has are ever read */
+	if ((img = elf_rawfile(eo->elf, &b->imagesz)) == NULL)
+		die(path, "%s", elf_errmsg(-1));
+	b->image = (const uint8_t *)img;
+	b->xsegv = xcalloc(eo->nsegs ? eo->nsegs : 1, sizeof(*b->xsegv));
+	for (i = 0; i < eo->nsegs; i++) {
+		if (!(eo->segs[i].flags & PF_X))
+			continue;
+		if (eo->segs[i].offset > b->imagesz ||
+		    eo->segs[i].filesz > b->imagesz - eo->segs[i].offset)
 			die(path, "executable segment past the end of the file");
+		b->xsegv[b->nxseg++] = eo->segs[i];
+	}
+	b->xseg = b->xsegv;
 }
 
 /* is the instruction at a return (what MCPlusBuilder::isReturn says for
@@ -160,13 +246,16 @@ load_bin(struct bin *b, struct elfobj *eo, const char *path, int code)
 static int
 is_return(const struct bin *b, uint64_t a)
 {
-	const uint8_t *p;
-	size_t n, i;
+	const uint8_t *p = NULL;
+	size_t n = 0, i;
 
-	if (b->code == NULL || a < b->codelo || a >= b->codehi)
-		return 0;
-	p = b->code + (a - b->codelo);
-	n = (size_t)(b->codehi - a);
+	for (i = 0; i < b->nxseg; i++)
+		if (a >= b->xseg[i].vaddr && a - b->xseg[i].vaddr <
+		    b->xseg[i].filesz) {
+			p = b->image + b->xseg[i].offset + (a - b->xseg[i].vaddr);
+			n = (size_t)(b->xseg[i].filesz - (a - b->xseg[i].vaddr));
+			break;
+		}
 	for (i = 0; i < n && i < 4; i++) {
 		/* legacy prefixes (rep, bnd, operand size) and REX */
 		if (p[i] == 0xf3 || p[i] == 0xf2 || p[i] == 0x66 ||
@@ -177,6 +266,18 @@ is_return(const struct bin *b, uint64_t a)
 	}
 	return 0;
 }
+
+/* what translating an address of a BOLTed function needs, worked out
+ * once per function */
+struct fn {
+	const struct bat_frag *frag;	/* its tables (the fragment at its
+					 * address), NULL if none */
+	const struct bfunc *cred;	/* the function DataAggregator
+					 * credits it to: itself, or the hot
+					 * parent of a cold fragment */
+	const struct bat_frag *credfrag; /* cred's tables */
+	const struct bfunc *in;		/* cred's function in the input */
+};
 
 /* input locations in the table until write_out knows their form */
 #define OBJ_INPUT	UINT32_MAX
@@ -193,6 +294,13 @@ struct ctx {
 	uint32_t	 *pairs;
 	size_t		 paircap;
 	struct batmatch	 m;		/* BOLTed function -> input */
+	struct fn	*fn;		/* per BOLTed function (bo.ft.f) */
+	uint64_t	*fstart;	/* bo.ft.f[i].addr, dense */
+	/* functions by address bucket: the functions starting in bucket b
+	 * ((a - flo) >> fshift) are fbkt[b] .. fbkt[b + 1] - 1 */
+	uint32_t	*fbkt;
+	uint64_t	 flo, nbkt;
+	unsigned	 fshift;
 	/* per hot fragment, the input offsets of its function's blocks
 	 * (from all its fragments), sorted: blkoff[blkidx[h]..blkidx[h+1]) */
 	uint32_t	*blkoff;
@@ -337,31 +445,111 @@ credited(struct ctx *c, const struct bfunc *bf)
 	return bf;
 }
 
-/* an end of a branch: 1 and *out set when it is in a function (the
- * input's address for it), 0 when unknown (*out is the location as
- * given), -1 when its function has no counterpart in the input, -2 when
- * the translated offset lies past the input function (a BOLTed function
- * can be longer than its input: there the input has no such offset) */
-static int
-branch_end(struct ctx *c, const struct pa_loc *l, int isfrom,
-    struct pa_loc *out)
+/* the address buckets over the functions' starts: at most two buckets a
+ * function (or 1024), of 16 bytes or more */
+static void
+index_starts(struct ctx *c)
 {
-	const struct bfunc *bf, *in;
-	uint64_t a, off;
+	const struct functab *ft = &c->bo.ft;
+	uint64_t span, b;
+	size_t i;
+
+	if (ft->n == 0)
+		return;
+	c->flo = ft->f[0].addr;
+	span = ft->f[ft->n - 1].addr - c->flo;
+	c->fshift = 4;
+	while (c->fshift < 63 && (span >> c->fshift) >= 2 * (uint64_t)ft->n &&
+	    (span >> c->fshift) >= 1024)
+		c->fshift++;
+	c->nbkt = (span >> c->fshift) + 1;
+	c->fbkt = xcalloc((size_t)c->nbkt + 1, sizeof(*c->fbkt));
+	for (i = 0; i < ft->n; i++)
+		c->fbkt[((ft->f[i].addr - c->flo) >> c->fshift) + 1]++;
+	for (b = 0; b < c->nbkt; b++)
+		c->fbkt[b + 1] += c->fbkt[b];
+}
+
+/* c->fn for every function of the BOLTed binary */
+static void
+index_funcs(struct ctx *c)
+{
+	const struct functab *ft = &c->bo.ft;
+	struct fn *x;
+	size_t i;
+
+	index_starts(c);
+	c->fn = xcalloc(ft->n ? ft->n : 1, sizeof(*c->fn));
+	c->fstart = xcalloc(ft->n ? ft->n : 1, sizeof(*c->fstart));
+	for (i = 0; i < ft->n; i++) {
+		x = &c->fn[i];
+		c->fstart[i] = ft->f[i].addr;
+		x->frag = bat_find(&c->b->bat, ft->f[i].addr);
+		x->cred = credited(c, &ft->f[i]);
+		x->credfrag = x->cred == &ft->f[i] ? x->frag :
+		    bat_find(&c->b->bat, x->cred->addr);
+		x->in = input_func(c, x->cred);
+	}
+}
+
+/* functab_find over the dense starts: the function's index, -1 if none */
+static long
+func_at(const struct ctx *c, uint64_t a)
+{
+	size_t lo = 0, hi = c->bo.ft.n, m;
+	uint64_t b;
+
+	if (hi == 0 || a < c->flo)
+		return -1;
+	/* the last start at or below a: in a's bucket, else the last of
+	 * the buckets below */
+	b = (a - c->flo) >> c->fshift;
+	if (b < c->nbkt) {
+		lo = c->fbkt[b];
+		hi = c->fbkt[b + 1];
+		if (lo == hi) {
+			/* none starts in it: the last one before */
+			return lo == 0 || a - c->fstart[lo - 1] >=
+			    c->bo.ft.f[lo - 1].maxsize ? -1 : (long)(lo - 1);
+		}
+	} else
+		lo = hi - 1;
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (c->fstart[m] <= a)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	if (lo == 0 || a - c->fstart[lo - 1] >= c->bo.ft.f[lo - 1].maxsize)
+		return -1;
+	return (long)(lo - 1);
+}
+
+/* an end of a branch, at the address a of the BOLTed binary in its
+ * function fi (-1: none; the location is l): 1 and *out set when it is
+ * in a function (the input's address for it), 0 when unknown (*out is
+ * the location as given), -1 when its function has no counterpart in
+ * the input, -2 when the translated offset lies past the input function
+ * (a BOLTed function can be longer than its input: there the input has
+ * no such offset) */
+static int
+branch_end(struct ctx *c, const struct pa_loc *l, long fi, uint64_t a,
+    int isfrom, struct pa_loc *out)
+{
+	const struct fn *x;
+	uint64_t off;
 
 	*out = *l;
-	if (!is_self(c, l))
+	if (fi < 0)
 		return 0;
-	a = l->addr + c->bo.base;
-	if ((bf = functab_find(&c->bo.ft, a)) == NULL)
-		return 0;
-	off = bat_translate(&c->b->bat, bf->addr, a - bf->addr, isfrom);
-	bf = credited(c, bf);
-	if ((in = input_func(c, bf)) == NULL)
+	x = &c->fn[fi];
+	off = bat_translate_frag(x->frag, a - c->fstart[fi], isfrom);
+	if (x->in == NULL)
 		return -1;
-	if (off >= in->maxsize)
+	if (off >= x->in->maxsize)
 		return -2;
-	out->addr = in->addr + off - c->in.base;
+	out->addr = x->in->addr + off - c->in.base;
 	out->obj = c->inobj;
 	return 1;
 }
@@ -372,17 +560,18 @@ do_branch(struct ctx *c, const struct pa_loc *from, const struct pa_loc *to,
 {
 	struct pa_loc f, t;
 	struct okey k;
-	int kf, kt;
+	int kf, kt, sf = is_self(c, from), st_ = is_self(c, to);
+	uint64_t af = from->addr + c->bo.base, at = to->addr + c->bo.base;
+	long ff = sf ? func_at(c, af) : -1, ft = st_ ? func_at(c, at) : -1;
 
 	st.branches++;
 	/* perf2bolt 19 ignores branches from returns */
-	if (is_self(c, from) && functab_find(&c->bo.ft, from->addr +
-	    c->bo.base) != NULL && is_return(&c->bo, from->addr + c->bo.base)) {
+	if (ff >= 0 && is_return(&c->bo, af)) {
 		st.ret++;
 		return;
 	}
-	kf = branch_end(c, from, 1, &f);
-	kt = branch_end(c, to, 0, &t);
+	kf = branch_end(c, from, ff, af, 1, &f);
+	kt = branch_end(c, to, ft, at, 0, &t);
 	if (kf == -1 || kt == -1) {
 		st.nomatch++;
 		return;
@@ -391,7 +580,7 @@ do_branch(struct ctx *c, const struct pa_loc *from, const struct pa_loc *to,
 		st.beyond++;
 		return;
 	}
-	if (kf == 0 && kt == 0 && is_self(c, from) && is_self(c, to)) {
+	if (kf == 0 && kt == 0 && sf && st_) {
 		st.unknown++;
 		return;
 	}
@@ -413,11 +602,12 @@ static void
 do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
     uint64_t count)
 {
-	const struct bfunc *ff, *tf, *pf, *in;
+	const struct fn *x;
+	const struct bfunc *in;
 	const struct bat_frag *fr;
-	uint64_t s, e, from, to;
+	uint64_t s, e, from, to, fa;
 	struct okey k;
-	long n, i;
+	long n, i, ff, tf;
 
 	st.traces++;
 	if (!is_self(c, start) || !is_self(c, end)) {
@@ -426,9 +616,9 @@ do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
 	}
 	s = start->addr + c->bo.base;
 	e = end->addr + c->bo.base;
-	ff = functab_find(&c->bo.ft, s);
-	tf = functab_find(&c->bo.ft, e);
-	if (ff == NULL || tf == NULL) {
+	ff = func_at(c, s);
+	tf = func_at(c, e);
+	if (ff < 0 || tf < 0) {
 		st.longrange++;
 		return;
 	}
@@ -436,19 +626,22 @@ do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
 		st.invalid++;
 		return;
 	}
-	n = bat_fallthroughs(&c->b->bat, ff->addr, s, e, &c->pairs,
-	    &c->paircap);
-	if (n < 0) {
+	x = &c->fn[ff];
+	fr = x->frag;
+	fa = c->fstart[ff];
+	if (s >= e)
+		n = 0;
+	else if (fr == NULL) {
 		/* perf2bolt 19 sends every trace to BAT: one in a function
 		 * without tables is an invalid trace */
 		st.nobat++;
 		return;
-	}
+	} else
+		n = bat_fallthroughs_frag(fr, s - fa, e - fa, &c->pairs,
+		    &c->paircap);
 	if (n == 0)
 		st.nopairs++;
-	fr = bat_find(&c->b->bat, ff->addr);
-	pf = credited(c, ff);
-	if ((in = input_func(c, pf)) == NULL) {
+	if ((in = x->in) == NULL) {
 		st.nomatch++;
 		return;
 	}
@@ -456,10 +649,9 @@ do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
 	k.obj[0] = k.obj[1] = c->inobj;
 	for (i = 0; i < n; i++) {
 		/* LLVM 19: the pair's output offsets through translate() */
-		from = bat_translate(&c->b->bat, fr->addr,
-		    fr->ent[c->pairs[2 * i]].out, 1);
-		to = bat_translate(&c->b->bat, fr->addr,
-		    fr->ent[c->pairs[2 * i + 1]].out, 0);
+		from = bat_translate_frag(fr, fr->ent[c->pairs[2 * i]].out, 1);
+		to = bat_translate_frag(fr, fr->ent[c->pairs[2 * i + 1]].out,
+		    0);
 		if (from >= in->maxsize || to >= in->maxsize) {
 			st.beyond++;
 			continue;
@@ -488,9 +680,10 @@ do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
 static void
 do_sample(struct ctx *c, const struct pa_entry *en)
 {
-	const struct bfunc *bf, *pf, *in;
+	const struct fn *x;
 	uint64_t a, off;
 	struct okey k;
+	long fi;
 
 	st.samples++;
 	memset(&k, 0, sizeof(k));
@@ -504,23 +697,23 @@ do_sample(struct ctx *c, const struct pa_entry *en)
 		return;
 	}
 	a = en->loc[0].addr + c->bo.base;
-	if ((bf = functab_find(&c->bo.ft, a)) == NULL) {
+	if ((fi = func_at(c, a)) < 0) {
 		st.unknown++;
 		return;
 	}
 	/* doSample: the offset from the credited function, translated in
 	 * its table */
-	pf = credited(c, bf);
-	off = bat_translate(&c->b->bat, pf->addr, a - pf->addr, 0);
-	if ((in = input_func(c, pf)) == NULL) {
+	x = &c->fn[fi];
+	off = bat_translate_frag(x->credfrag, a - x->cred->addr, 0);
+	if (x->in == NULL) {
 		st.nomatch++;
 		return;
 	}
-	if (off >= in->maxsize) {
+	if (off >= x->in->maxsize) {
 		st.beyond++;
 		return;
 	}
-	k.a[0] = in->addr + off - c->in.base;
+	k.a[0] = x->in->addr + off - c->in.base;
 	k.obj[0] = c->inobj;
 	emit(&k, en->count, 0);
 }
@@ -549,8 +742,13 @@ write_out(FILE *fp, struct ctx *c)
 					tab[n].k.obj[k] = inobj;
 			n++;
 		}
-	if (n > 1)
-		qsort(tab, n, sizeof(*tab), oentcmp);
+	if (n > 1) {
+		unsigned depth = 0;
+
+		for (i = n; i > 1; i >>= 1)
+			depth += 2;
+		osort(tab, n, depth);
+	}
 	/* an input location and a bare one passed through can now be equal */
 	for (i = j = 0; i < n; i++) {
 		if (j > 0 && oentcmp(&tab[j - 1], &tab[i]) == 0) {
@@ -601,6 +799,7 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 	load_bin(&c.in, &ineo, inpath, 0);
 	batmatch_init(&c.m, &c.bo.ft, &c.in.ft);
 	index_blocks(&c);
+	index_funcs(&c);
 	check_input(&c, inpath);
 	if (pa_open(&c.r, prof) == -1)
 		die(prof ? prof : "<stdin>", "%s", strerror(errno));
@@ -679,8 +878,11 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 	pa_close(&c.r);
 	functab_free(&c.bo.ft);
 	functab_free(&c.in.ft);
-	free(c.bo.code);
-	free(c.in.code);
+	free(c.bo.xsegv);
+	free(c.in.xsegv);
+	free(c.fn);
+	free(c.fstart);
+	free(c.fbkt);
 	batmatch_free(&c.m);
 	free(c.blkoff);
 	free(c.blkidx);
