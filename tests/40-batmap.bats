@@ -31,8 +31,12 @@ setup_file() {
 	# every function mapped (-lite=0): cold fragments below hot ones
 	$L/llvm-bolt sw -data sw.fdata -o swall.bolt $BOLTOPTS -lite=0 > swall.bolt.log 2>&1
 	# a real branch trace of the BOLTed program: perf2bolt-19's YAML of
-	# it takes its hashes from BAT
-	"$PROFPIPE_TESTBIN/brtrace" -o swb.events -- ./sw.bolt 300 > /dev/null 2>&1
+	# it takes its hashes from BAT.  -m: a sample every 31 taken branches
+	# of sw.bolt's own code, so the stacks are the same whatever the
+	# environment makes the loader and libc do (counted over all
+	# branches, a longer environment under bats' parallel runs moved
+	# every sample)
+	"$PROFPIPE_TESTBIN/brtrace" -m -p 31 -o swb.events -- ./sw.bolt 300 > /dev/null 2>&1
 	"$PROFPIPE_TESTBIN/mkperfdata" -o swb.data swb.events
 	$L/perf2bolt -p swb.data -o swb.fdata -w swb.yaml sw.bolt > swb.p2b.log 2>&1
 	# branch stacks along the real control flow of both BOLTed programs,
@@ -260,7 +264,9 @@ trim30() {
 	run python3 "$DATA/batmap/cmpfdata.py" a.fdata b.fdata sw.dump "$D/sw"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$(echo "$output" | sed -n 's/.* same=\([0-9]*\).*/\1/p')" -ge 15 ]
+	# 23 with LLVM 19.1 and Debian 12's libc: the stacks of the 50
+	# samples do not depend on the environment (brtrace -m)
+	[ "$(echo "$output" | sed -n 's/.* same=\([0-9]*\).*/\1/p')" -ge 20 ]
 	# the same through stdin and -o
 	batmap -o out.preagg "$D/sw.bolt" "$D/sw" < bolted.preagg
 	same_file input.preagg out.preagg

@@ -11,9 +11,16 @@
  * branches, most recent first, is written as a profpipe-events stream
  * (man/profpipe-events.5) that mkperfdata turns into perf.data.
  * Address-space randomization is off in the child, so a deterministic
- * program gives the same trace.
+ * program gives the same trace, in the same environment: the dynamic
+ * loader's and libc's start-up take more or fewer branches with the
+ * size of the environment (its variables are scanned, the stack moves
+ * with it), and every branch counted shifts which ones end a period.
+ * With -m only the taken branches from the program's own executable
+ * count towards the period (the stacks still hold every branch), so the
+ * samples fall at the same points of the program's own control flow
+ * whatever the environment, loader and libc do.
  *
- * usage: brtrace [-o FILE] [-p PERIOD] [-d DEPTH] [-n MAXSAMPLES] -- PROG [ARG...]
+ * usage: brtrace [-m] [-o FILE] [-p PERIOD] [-d DEPTH] [-n MAXSAMPLES] -- PROG [ARG...]
  */
 #include <capstone/capstone.h>
 #include <err.h>
@@ -94,14 +101,37 @@ decode(pid_t pid, uint64_t pc)
 	return c;
 }
 
+/* the executable mappings of the program's own file (-m) */
+struct range {
+	uint64_t	start, end;
+};
+static struct range *own;
+static size_t	 nown, capown;
+
+static int
+in_own(uint64_t a)
+{
+	size_t i;
+
+	for (i = 0; i < nown; i++)
+		if (a >= own[i].start && a < own[i].end)
+			return 1;
+	return 0;
+}
+
 static void
 write_maps(FILE *out, pid_t pid)
 {
-	char path[64], *line = NULL, perm[8], file[4096];
+	char path[64], *line = NULL, perm[8], file[4096], exe[4096];
 	size_t cap = 0;
 	uint64_t start, end, off;
+	ssize_t n;
 	FILE *fp;
 
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	if ((n = readlink(path, exe, sizeof(exe) - 1)) == -1)
+		err(1, "%s", path);
+	exe[n] = '\0';
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	if ((fp = fopen(path, "r")) == NULL)
 		err(1, "%s", path);
@@ -112,6 +142,10 @@ write_maps(FILE *out, pid_t pid)
 			continue;
 		if (perm[2] != 'x' || file[0] != '/')
 			continue;
+		if (strcmp(file, exe) == 0) {
+			xgrow(&own, &capown, nown + 1, sizeof(*own));
+			own[nown++] = (struct range){ start, end };
+		}
 		fprintf(out, "mmap %d %d 0 %" PRIx64 " %" PRIx64 " %" PRIx64
 		    " %s - %s\n", (int)pid, (int)pid, start, end - start, off,
 		    perm, file);
@@ -125,18 +159,21 @@ main(int argc, char *argv[])
 {
 	const char *ofile = NULL;
 	uint64_t period = 211, depth = 32, maxsamples = UINT64_MAX, v;
-	uint64_t ninsn = 0, nsamples = 0, pc, prev = 0;
+	uint64_t ninsn = 0, nsamples = 0, ncounted = 0, pc, prev = 0;
 	struct br *ring;
 	size_t head = 0, nring = 0, i;
 	struct user_regs_struct regs;
 	struct output o;
 	pid_t pid;
-	int ch, status, sig = 0;
+	int ch, status, sig = 0, mflag = 0;
 	const char *base;
 
 	prog_init(argc, argv);
-	while ((ch = getopt(argc, argv, "o:p:d:n:")) != -1) {
+	while ((ch = getopt(argc, argv, "mo:p:d:n:")) != -1) {
 		switch (ch) {
+		case 'm':
+			mflag = 1;
+			break;
 		case 'o':
 			ofile = optarg;
 			break;
@@ -206,8 +243,13 @@ main(int argc, char *argv[])
 		if (nring < depth)
 			nring++;
 		ninsn++;	/* counts taken branches */
+		if (mflag && !in_own(prev)) {
+			prev = pc;
+			continue;
+		}
+		ncounted++;
 		prev = pc;
-		if (ninsn % period == 0 && nsamples < maxsamples) {
+		if (ncounted % period == 0 && nsamples < maxsamples) {
 			fprintf(o.fp, "sample %d %d %" PRIu64 " cycles:u %" PRIx64,
 			    (int)pid, (int)pid, ninsn, pc);
 			for (i = 1; i <= nring; i++) {
@@ -226,6 +268,7 @@ main(int argc, char *argv[])
 	    (int)pid, (int)pid, ninsn);
 	out_commit(&o);
 	cs_close(&cs);
+	free(own);
 	fprintf(stderr, "brtrace: %" PRIu64 " taken branches, %" PRIu64
 	    " samples\n", ninsn, nsamples);
 	return 0;
