@@ -41,6 +41,11 @@ struct insn {
 	uint8_t		detailed;	/* operands filled (x86_operands) */
 	uint8_t		riplea;		/* lea of a PC-relative address:
 					 * target is that address */
+	uint8_t		ripref;		/* (x86dec) a non-branch with a
+					 * PC-relative memory operand (lea
+					 * too): target is its address */
+	uint8_t		slow;		/* decoded by Capstone (ripref not
+					 * known) */
 	int64_t		mdisp;
 };
 
@@ -123,6 +128,22 @@ reloc_at(const struct cfgdis *d, uint64_t off)
 	key.off = off;
 	return d->nrel ? bsearch(&key, d->rel, d->nrel, sizeof(*d->rel),
 	    relcmp) : NULL;
+}
+
+/* is there a relocation at an offset in [lo, hi)? */
+static int
+reloc_in(const struct cfgdis *d, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = d->nrel, m;
+
+	while (a < b) {
+		m = a + (b - a) / 2;
+		if (d->rel[m].off < lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < d->nrel && d->rel[a].off < hi;
 }
 
 static int
@@ -278,6 +299,22 @@ func_past_end(const struct functab *ft, uint64_t a)
 	return NULL;
 }
 
+/* is the rel32 field at a that of a direct call, jmp or jcc?  A load or
+ * store through a relocated PC-relative operand is symbolized from the
+ * relocation (BOLT's UsedReloc) and makes no entry point: only branches
+ * are read as references (their encodings: e8, e9, 0f 8x) */
+static int
+rel32_branch(struct cfgdis *d, uint64_t a)
+{
+	const uint8_t *p;
+	uint64_t avail;
+
+	if (a < 2 || (p = sec_bytes(d, a - 2, &avail)) == NULL || avail < 2)
+		return 0;
+	return p[1] == 0xe8 || p[1] == 0xe9 ||
+	    (p[0] == 0x0f && (p[1] & 0xf0) == 0x80);
+}
+
 /* what the relocations tell about each function: entries from other
  * functions, labels referenced from data, relocations in padding,
  * references into itself */
@@ -306,7 +343,7 @@ scan_relocs(struct cfgdis *d)
 			/* code to code, PC-relative: the disassembly finds
 			 * these as branch and address references; a rel32
 			 * at the end of its instruction points at S + A + 4 */
-			if (!r->fromcode)
+			if (!r->fromcode || !rel32_branch(d, r->off))
 				continue;
 			a = r->target + 4;
 			to = functab_find(ft, a);
@@ -1177,6 +1214,10 @@ x86_fast(const uint8_t *p, size_t n, uint64_t addr, struct insn *in)
 	if (!x86d_decode(p, n, &x))
 		return 0;
 	next = addr + x.len;
+	if (x.mrip && x.kind != X86D_IJMP && x.kind != X86D_ICALL) {
+		in->ripref = 1;
+		in->target = next + (uint64_t)x.mdisp;
+	}
 	in->size = x.len;
 	in->kind = K_OTHER;
 	in->id = X86_INS_INVALID;
@@ -1298,6 +1339,7 @@ decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *capout,
 			off += xl;
 		} else {
 			in.size = (uint8_t)ci->size;
+			in.slow = 1;
 			x86_classify(ci, &in, addr);
 			off += ci->size;
 			if (in.kind == K_BAD) {
@@ -1389,6 +1431,36 @@ valid_padding(struct fbuild *b)
 	return ok;
 }
 
+/* the address a PC-relative memory operand of the instruction of size
+ * bytes at addr refers to, by Capstone's operands: 1 and *t, or 0 */
+static int
+slow_ripref(struct cfgdis *d, uint64_t addr, size_t size, uint64_t *t)
+{
+	const uint8_t *p;
+	uint64_t avail, a = addr;
+	size_t left;
+	cs_insn *ci;
+	int ok = 0;
+	uint8_t i;
+
+	if ((p = sec_bytes(d, addr, &avail)) == NULL || avail < size)
+		return 0;
+	left = size;
+	ci = cs_malloc(d->cs);
+	if (cs_disasm_iter(d->cs, &p, &left, &a, ci))
+		for (i = 0; i < ci->detail->x86.op_count; i++) {
+			const cs_x86_op *o = &ci->detail->x86.operands[i];
+
+			if (o->type == X86_OP_MEM && o->mem.base == X86_REG_RIP) {
+				*t = addr + ci->size + (uint64_t)o->mem.disp;
+				ok = 1;
+				break;
+			}
+		}
+	cs_free(ci, 1);
+	return ok;
+}
+
 /* processInterproceduralReferences: a direct branch or call from one
  * function into the middle of another makes an entry point there.  Every
  * function's direct branches are read once, from their encodings. */
@@ -1410,13 +1482,25 @@ scan_branches(struct cfgdis *d)
 			uint64_t t = in->target;
 			size_t ti;
 
-			if (in->kind != K_JMP && in->kind != K_JCC &&
-			    in->kind != K_CALL && !in->riplea)
+			if (in->slow && in->kind == K_OTHER &&
+			    slow_ripref(d, f->addr + in->off, in->size, &t))
+				;
+			else if (in->kind != K_JMP && in->kind != K_JCC &&
+			    in->kind != K_CALL && !in->riplea && !in->ripref)
 				continue;
-			/* handleAddressRef: an address of its own code makes
-			 * a function non-simple, and the address an entry
-			 * point (addEntryPointAtOffset) */
-			if (in->riplea && t > f->addr && t - f->addr < f->size) {
+			/* with relocations, a relocated operand is read from
+			 * its relocation (UsedReloc), not as an address */
+			if (in->kind == K_OTHER && ft->has_relocs &&
+			    reloc_in(d, f->addr + in->off + 1,
+			    f->addr + in->off + in->size))
+				continue;
+			/* handleAddressRef, for every PC-relative operand
+			 * (handlePCRelOperand: loads and stores as well as
+			 * lea): an address of its own code makes a function
+			 * non-simple, and the address an entry point
+			 * (addEntryPointAtOffset) */
+			if (in->kind == K_OTHER && t > f->addr &&
+			    t - f->addr < f->size) {
 				d->selfref[fi] = 1;
 				push64(&d->xent[fi], &d->nxent[fi], &d->capxent[fi],
 				    t);

@@ -17,13 +17,15 @@ le32(const uint8_t *p)
 }
 
 /* the bytes of a ModRM operand at p[k] (ModRM, SIB, displacement): the
- * index after it, or 0 if it runs past n; *rip: RIP-relative */
+ * index after it, or 0 if it runs past n; *rip: RIP-relative, d->mripat
+ * where its displacement is (0: none) */
 static size_t
-modrm(const uint8_t *p, size_t n, size_t k, int *rip)
+modrm_at(const uint8_t *p, size_t n, size_t k, int *rip, struct x86d *d)
 {
 	uint8_t m, mod, rm;
 
 	*rip = 0;
+	d->mripat = 0;
 	if (k >= n)
 		return 0;
 	m = p[k++];
@@ -37,6 +39,7 @@ modrm(const uint8_t *p, size_t n, size_t k, int *rip)
 		k++;
 	} else if (mod == 0 && rm == 5) {
 		*rip = 1;
+		d->mripat = (uint8_t)k;
 		k += 4;
 	}
 	if (mod == 1)
@@ -78,7 +81,7 @@ map0f(const uint8_t *p, size_t n, size_t k, int plain, int opsz, int rex,
 	if (k + 1 >= n)
 		return 0;
 	reg = (p[k + 1] >> 3) & 7;
-	e = modrm(p, n, k + 1, &rip);
+	e = modrm_at(p, n, k + 1, &rip, d);
 	switch (op) {
 	case 0x1f:				/* nop m (Capstone 4 does
 						 * not decode nop r) */
@@ -143,13 +146,13 @@ map0f_rep(const uint8_t *p, size_t n, size_t k, uint8_t rep,
 	default:
 		return 0;
 	}
-	return done(d, n, modrm(p, n, k + 1, &rip), 0, X86D_OTHER);
+	return done(d, n, modrm_at(p, n, k + 1, &rip, d), 0, X86D_OTHER);
 }
 
 static int decode1(const uint8_t *, size_t, size_t, int, int, struct x86d *);
 
-int
-x86d_decode(const uint8_t *p, size_t n, struct x86d *d)
+static int
+decode0(const uint8_t *p, size_t n, struct x86d *d)
 {
 	size_t k = 0, j;
 	int opsz = 0, seg = 0, rip;
@@ -160,6 +163,9 @@ x86d_decode(const uint8_t *p, size_t n, struct x86d *d)
 	d->cc = 0;
 	d->rip = 0;
 	d->disp = 0;
+	d->mrip = 0;
+	d->mripat = 0;
+	d->mdisp = 0;
 	if (n == 0)
 		return 0;
 	if (p[0] != 0x66 && p[0] != 0x64 && p[0] != 0x65 && p[0] != 0xf2 &&
@@ -173,7 +179,7 @@ x86d_decode(const uint8_t *p, size_t n, struct x86d *d)
 			j++;
 		if (j + 2 < n && p[j] == 0x0f && p[j + 1] == 0x1f &&
 		    ((p[j + 2] >> 3) & 7) == 0 && (p[j + 2] >> 6) != 3)
-			return done(d, n, modrm(p, n, j + 2, &rip), 0, X86D_NOP);
+			return done(d, n, modrm_at(p, n, j + 2, &rip, d), 0, X86D_NOP);
 		return 0;
 	}
 	/* at most one each of a segment (fs, gs), 66, and f2 or f3 */
@@ -203,6 +209,23 @@ x86d_decode(const uint8_t *p, size_t n, struct x86d *d)
 	return !seg || d->kind == X86D_OTHER;
 }
 
+int
+x86d_decode(const uint8_t *p, size_t n, struct x86d *d)
+{
+	if (!decode0(p, n, d))
+		return 0;
+	/* the last ModRM read is the instruction's (a decline comes before
+	 * any other); a PC-relative one's displacement ends at most an
+	 * immediate before the end */
+	if (d->mripat != 0 && d->mripat + 4u <= d->len &&
+	    d->kind != X86D_JCC && d->kind != X86D_JMP &&
+	    d->kind != X86D_CALL) {
+		d->mrip = 1;
+		d->mdisp = le32(p + d->mripat);
+	}
+	return 1;
+}
+
 /* the rest of an instruction from p[k] on: optional REX, then the
  * opcode (prefixes: opsz 66, seg a segment) */
 static int
@@ -227,7 +250,7 @@ decode1(const uint8_t *p, size_t n, size_t k, int opsz, int seg,
 			return k < n ? map0f(p, n, k, plain, opsz, rex, d) : 0;
 		switch (op & 7) {
 		case 0: case 1: case 2: case 3:
-			return done(d, n, modrm(p, n, k, &rip), 0, X86D_OTHER);
+			return done(d, n, modrm_at(p, n, k, &rip, d), 0, X86D_OTHER);
 		case 4:
 			return done(d, n, k, 1, X86D_OTHER);
 		case 5:
@@ -252,24 +275,24 @@ decode1(const uint8_t *p, size_t n, size_t k, int opsz, int seg,
 		return done(d, n, k, w ? 8 : iz, X86D_OTHER);
 	switch (op) {
 	case 0x63:				/* movsxd */
-		return w ? done(d, n, modrm(p, n, k, &rip), 0, X86D_OTHER) : 0;
+		return w ? done(d, n, modrm_at(p, n, k, &rip, d), 0, X86D_OTHER) : 0;
 	case 0x68:
 		return done(d, n, k, iz, X86D_OTHER);
 	case 0x6a:
 		return done(d, n, k, 1, X86D_OTHER);
 	case 0x69:
-		return done(d, n, modrm(p, n, k, &rip), iz, X86D_OTHER);
+		return done(d, n, modrm_at(p, n, k, &rip, d), iz, X86D_OTHER);
 	case 0x6b: case 0x80: case 0x83:
-		return done(d, n, modrm(p, n, k, &rip), 1, X86D_OTHER);
+		return done(d, n, modrm_at(p, n, k, &rip, d), 1, X86D_OTHER);
 	case 0x81:
-		return done(d, n, modrm(p, n, k, &rip), iz, X86D_OTHER);
+		return done(d, n, modrm_at(p, n, k, &rip, d), iz, X86D_OTHER);
 	case 0x84: case 0x85: case 0x86: case 0x87: case 0x88: case 0x89:
 	case 0x8a: case 0x8b:
-		return done(d, n, modrm(p, n, k, &rip), 0, X86D_OTHER);
+		return done(d, n, modrm_at(p, n, k, &rip, d), 0, X86D_OTHER);
 	case 0x8d:				/* lea: memory only */
 		if (k >= n || (p[k] >> 6) == 3)
 			return 0;
-		e = modrm(p, n, k, &rip);
+		e = modrm_at(p, n, k, &rip, d);
 		if (!done(d, n, e, 0, X86D_LEA))
 			return 0;
 		if (rip) {
@@ -286,36 +309,36 @@ decode1(const uint8_t *p, size_t n, size_t k, int opsz, int seg,
 	case 0xa9:
 		return done(d, n, k, iz, X86D_OTHER);
 	case 0xc0: case 0xc1:
-		return reg != 6 ? done(d, n, modrm(p, n, k, &rip), 1,
+		return reg != 6 ? done(d, n, modrm_at(p, n, k, &rip, d), 1,
 		    X86D_OTHER) : 0;
 	case 0xd0: case 0xd1: case 0xd2: case 0xd3:
-		return reg != 6 ? done(d, n, modrm(p, n, k, &rip), 0,
+		return reg != 6 ? done(d, n, modrm_at(p, n, k, &rip, d), 0,
 		    X86D_OTHER) : 0;
 	case 0xc6:
-		return reg == 0 ? done(d, n, modrm(p, n, k, &rip), 1,
+		return reg == 0 ? done(d, n, modrm_at(p, n, k, &rip, d), 1,
 		    X86D_OTHER) : 0;
 	case 0xc7:
-		return reg == 0 ? done(d, n, modrm(p, n, k, &rip), iz,
+		return reg == 0 ? done(d, n, modrm_at(p, n, k, &rip, d), iz,
 		    X86D_OTHER) : 0;
 	case 0xf6:
 		if (reg == 1)
 			return 0;
-		return done(d, n, modrm(p, n, k, &rip), reg == 0 ? 1 : 0,
+		return done(d, n, modrm_at(p, n, k, &rip, d), reg == 0 ? 1 : 0,
 		    X86D_OTHER);
 	case 0xf7:
 		if (reg == 1)
 			return 0;
-		return done(d, n, modrm(p, n, k, &rip), reg == 0 ? iz : 0,
+		return done(d, n, modrm_at(p, n, k, &rip, d), reg == 0 ? iz : 0,
 		    X86D_OTHER);
 	case 0xfe:
-		return reg <= 1 ? done(d, n, modrm(p, n, k, &rip), 0,
+		return reg <= 1 ? done(d, n, modrm_at(p, n, k, &rip, d), 0,
 		    X86D_OTHER) : 0;
 	case 0xff:				/* inc, dec, push r/m */
 		if (reg <= 1 || reg == 6)
-			return done(d, n, modrm(p, n, k, &rip), 0, X86D_OTHER);
+			return done(d, n, modrm_at(p, n, k, &rip, d), 0, X86D_OTHER);
 		/* call, jmp r/m */
 		if ((reg == 2 || reg == 4) && !opsz && !seg)
-			return done(d, n, modrm(p, n, k, &rip), 0,
+			return done(d, n, modrm_at(p, n, k, &rip, d), 0,
 			    reg == 2 ? X86D_ICALL : X86D_IJMP);
 		return 0;
 	}

@@ -37,6 +37,10 @@ struct x86d {
 	uint8_t		rip;	/* X86D_LEA of a PC-relative address */
 	int64_t		disp;	/* branches: target - next instruction;
 				 * rip: address - next instruction */
+	uint8_t		mrip;	/* any instruction with a PC-relative
+				 * memory operand (lea too) */
+	uint8_t		mripat;	/* (private) where its disp32 is */
+	int64_t		mdisp;	/* mrip: address - next instruction */
 };
 
 /* 1 and *d when p[0, n) starts with an instruction this decoder knows,

@@ -120,7 +120,7 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 	grep -q ' helper/2 ' a1.ref.s
 }
 
-@test "fdatawrite: hand-written shapes: CTC, jump past end, ud2/int3/hlt, entries, own-code address, loop, NOPs, jcc;jmp, a fragment named after an alias" {
+@test "fdatawrite: hand-written shapes: CTC, jump past end, ud2/int3/hlt, entries, own-code address, loop, NOPs, jcc;jmp, a fragment named after an alias, loads from code" {
 	need_tool perf2bolt gcc
 	gcc -O1 -fno-pie -no-pie -Wl,--emit-relocs "$DATA/fdatawrite/shapes_main.c" "$DATA/fdatawrite/shapes.s" -o h1
 	gcc -O1 -fno-pie -no-pie "$DATA/fdatawrite/shapes_main.c" "$DATA/fdatawrite/shapes.s" -o h2
@@ -136,6 +136,15 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 	# the fragment alia.cold names its parent by its second name
 	cfgtest h1 alib | grep -q '^function alib simple'
 	cfgtest h2 alib | grep -q '^function alib ignored'
+	# loads from code: BOLT reads the relocated one (rref's, into rtgt)
+	# from its relocation, the others as addresses (entry points in the
+	# middle of an instruction)
+	cfgtest h1 rtgt sref > cfg
+	grep -q '^function rtgt simple' cfg
+	grep -q '^function sref ignored' cfg
+	cfgtest h2 rtgt sref > cfg
+	grep -q '^function rtgt nonsimple' cfg
+	grep -q '^function sref nonsimple' cfg
 }
 
 @test "fdatawrite: a real branch trace (brtrace of a static program), and llvm-bolt-19 on it" {

@@ -4,7 +4,8 @@
 # NOPs, jcc to the next instruction and jcc;jmp, a call ending a block,
 # a .cold fragment named after its parent's second name (as g++ names
 # the fragment of a constructor after C2 where the function's first name
-# is C1).
+# is C1), loads from the middle of an instruction of another function
+# and of its own code (handlePCRelOperand: not only lea).
 	.text
 	.globl ctc
 	.type ctc,@function
@@ -121,6 +122,35 @@ alib:	movl %edi, %eax
 1:	ret
 	.size alia, .-alia
 	.size alib, .-alib
+	.p2align 4
+	.globl rtgt
+	.type rtgt,@function
+rtgt:	movl %edi, %eax
+	testl %edi, %edi
+	jle 1f
+	addl $0x11223344, %eax
+1:	ret
+	.size rtgt, .-rtgt
+	.p2align 4
+	.globl rref
+	.type rref,@function
+rref:	movl %edi, %eax
+	addl rtgt+7(%rip), %eax
+	testl %eax, %eax
+	jns 1f
+	negl %eax
+1:	ret
+	.size rref, .-rref
+	.p2align 4
+	.globl sref
+	.type sref,@function
+sref:	movl %edi, %eax
+	testl %edi, %edi
+	jle 1f
+	addl 2f+1(%rip), %eax
+2:	addl $3, %eax
+1:	ret
+	.size sref, .-sref
 	.section .text.unlikely,"ax",@progbits
 	.type alia.cold,@function
 alia.cold:
