@@ -73,6 +73,7 @@ main(int argc, char *argv[])
 	else
 		translate(out.fp, &b, argv[1], argc > 2 ? argv[2] : NULL);
 	out_commit(&out);
+	translate_free();
 	batbin_close(&b);
 	return 0;
 }

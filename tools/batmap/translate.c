@@ -40,18 +40,20 @@ struct bin {
 	char		 bid[129];	/* build-id hex, "" if none */
 };
 
-/* output entries, summed: open addressing over (type, locations) */
+/* output entries, summed: open addressing over (type, locations); a
+ * slot is free while its type is PA_E (0), which is never emitted */
 struct okey {
 	uint64_t	a[2];
 	uint32_t	obj[2];
-	uint32_t	type;		/* pa_type; event for S */
-	uint32_t	ev;
+	uint32_t	type;		/* pa_type: PA_B, PA_F or PA_S */
+	uint32_t	ev;		/* event for S */
 };
 struct oent {
 	struct okey	k;
 	uint64_t	count, mis;
-	int		used;
 };
+#define OENT_USED(e)	((e)->k.type != PA_E)
+_Static_assert(PA_E == 0, "a zeroed slot is free");
 
 static struct oent *tab;
 static size_t	 tabcap, tabn, nwritten;
@@ -81,22 +83,24 @@ emit(const struct okey *k, uint64_t count, uint64_t mis)
 	if ((tabn + 1) * 2 > tabcap) {
 		old = tab;
 		oldcap = tabcap;
-		tabcap = tabcap ? tabcap * 2 : 4096;
+		tabcap = tabcap ? tabcap * 2 : 1 << 14;
 		tab = xcalloc(tabcap, sizeof(*tab));
 		tabn = 0;
 		for (i = 0; i < oldcap; i++)
-			if (old[i].used)
+			if (OENT_USED(&old[i]))
 				emit(&old[i].k, old[i].count, old[i].mis);
 		free(old);
 	}
 	mask = tabcap - 1;
-	for (i = okhash(k) & mask; tab[i].used; i = (i + 1) & mask)
-		if (memcmp(&tab[i].k, k, sizeof(*k)) == 0) {
+	for (i = okhash(k) & mask; OENT_USED(&tab[i]); i = (i + 1) & mask)
+		if (tab[i].k.a[0] == k->a[0] && tab[i].k.a[1] == k->a[1] &&
+		    tab[i].k.obj[0] == k->obj[0] &&
+		    tab[i].k.obj[1] == k->obj[1] &&
+		    tab[i].k.type == k->type && tab[i].k.ev == k->ev) {
 			tab[i].count += count;
 			tab[i].mis += mis;
 			return;
 		}
-	tab[i].used = 1;
 	tab[i].k = *k;
 	tab[i].count = count;
 	tab[i].mis = mis;
@@ -804,7 +808,7 @@ write_out(FILE *fp, struct ctx *c)
 		inobj = PA_OBJ_BUILDID(pa_intern_buildid(&c->r, c->in.bid,
 		    strlen(c->in.bid)));
 	for (i = 0; i < tabcap; i++)
-		if (tab[i].used) {
+		if (OENT_USED(&tab[i])) {
 			tab[n] = tab[i];
 			for (k = 0; k < 2; k++)
 				if (tab[n].k.obj[k] == OBJ_INPUT)
@@ -847,11 +851,14 @@ write_out(FILE *fp, struct ctx *c)
 	wb_free(&w);
 }
 
+static struct ctx *cur;			/* for translate_free */
+static struct elfobj *curin;
+
 void
 translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 {
-	struct ctx c;
-	struct elfobj ineo;
+	static struct ctx c;
+	static struct elfobj ineo;
 	struct pa_entry e;
 	struct pa_loc br;
 	char err[512];
@@ -952,18 +959,32 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 		fprintf(stderr, "%s: %llu fragments with tables belong to "
 		    "functions of names %s lacks\n", progname,
 		    (unsigned long long)st.unmatched, inpath);
-	pa_close(&c.r);
-	functab_free(&c.bo.ft);
-	functab_free(&c.in.ft);
-	free(c.bo.xsegv);
-	free(c.in.xsegv);
-	free(c.fn);
-	free(c.fstart);
-	free(c.fbkt);
-	batmatch_free(&c.m);
-	free(c.blkoff);
-	free(c.blkidx);
-	free(c.pairs);
+	cur = &c;
+	curin = &ineo;
+}
+
+/* what translate kept, freed: after the output is out (a pipeline's next
+ * stage need not wait for it) */
+void
+translate_free(void)
+{
+	struct ctx *c = cur;
+
+	if (c == NULL)
+		return;
+	pa_close(&c->r);
+	functab_free(&c->bo.ft);
+	functab_free(&c->in.ft);
+	free(c->bo.xsegv);
+	free(c->in.xsegv);
+	free(c->fn);
+	free(c->fstart);
+	free(c->fbkt);
+	batmatch_free(&c->m);
+	free(c->blkoff);
+	free(c->blkidx);
+	free(c->pairs);
 	free(tab);
-	elfobj_close(&ineo);
+	elfobj_close(curin);
+	cur = NULL;
 }
