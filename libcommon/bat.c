@@ -440,7 +440,7 @@ resolve_cold(struct bat *t, struct dec *d)
 }
 
 struct blk {
-	uint32_t	parent, in, index;
+	uint32_t	in, index;
 	size_t		secoff;
 };
 
@@ -449,8 +449,6 @@ blkcmp(const void *a, const void *b)
 {
 	const struct blk *x = a, *y = b;
 
-	if (x->parent != y->parent)
-		return x->parent < y->parent ? -1 : 1;
 	if (x->in != y->in)
 		return x->in < y->in ? -1 : 1;
 	return x->index < y->index ? -1 : x->index > y->index;
@@ -458,37 +456,58 @@ blkcmp(const void *a, const void *b)
 
 /* the blocks of one input function, over all its fragments: each input
  * offset once, and block indices rising with the offsets (BOLT numbers
- * a function's blocks in input order) */
+ * a function's blocks in input order).  Grouped by hot parent with a
+ * counting pass, each group sorted apart: the order, hence the first
+ * error reported, is that of one sort by (parent, offset, index). */
 static int
 check_blocks(struct bat *t, struct dec *d)
 {
-	struct blk *v;
-	size_t n = 0, i, j;
+	struct blk *v, *g;
+	size_t *start, i, j, k, n;
 	const struct bat_frag *f;
 	int rc = 0;
 
-	v = xreallocarray(NULL, t->nentries ? t->nentries : 1, sizeof(*v));
+	start = xcalloc(t->nhot + 2, sizeof(*start));
 	for (i = 0; i < t->nfrag; i++) {
 		f = &t->frag[i];
 		for (j = 0; j < f->nent; j++)
 			if (!f->ent[j].branch && f->ent[j].hash != 0)
-				v[n++] = (struct blk){ f->parent, f->ent[j].in,
-				    f->ent[j].index, f->secoff };
+				start[f->parent + 2]++;
 	}
-	qsort(v, n, sizeof(*v), blkcmp);
-	for (i = 1; i < n && rc == 0; i++) {
-		if (v[i].parent != v[i - 1].parent)
-			continue;
-		if (v[i].in == v[i - 1].in)
-			rc = fail(d, v[i].secoff, "input block 0x%x of the "
-			    "function at 0x%llx mapped twice", v[i].in,
-			    (unsigned long long)t->frag[v[i].parent].addr);
-		else if (v[i].index <= v[i - 1].index)
-			rc = fail(d, v[i].secoff, "block index %u at input offset "
-			    "0x%x not above index %u at 0x%x (function at 0x%llx)",
-			    v[i].index, v[i].in, v[i - 1].index, v[i - 1].in,
-			    (unsigned long long)t->frag[v[i].parent].addr);
+	for (i = 0; i < t->nhot; i++)
+		start[i + 2] += start[i + 1];
+	v = xreallocarray(NULL, start[t->nhot + 1] ? start[t->nhot + 1] : 1,
+	    sizeof(*v));
+	/* start[p + 1]: where the next block of parent p goes */
+	for (i = 0; i < t->nfrag; i++) {
+		f = &t->frag[i];
+		for (j = 0; j < f->nent; j++)
+			if (!f->ent[j].branch && f->ent[j].hash != 0)
+				v[start[f->parent + 1]++] = (struct blk){
+				    f->ent[j].in, f->ent[j].index, f->secoff };
 	}
+	/* now start[p]: the first block of parent p */
+	for (k = 0; k < t->nhot && rc == 0; k++) {
+		g = v + start[k];
+		n = start[k + 1] - start[k];
+		for (i = 1; i < n && blkcmp(&g[i - 1], &g[i]) <= 0; i++)
+			;
+		if (i < n)
+			qsort(g, n, sizeof(*g), blkcmp);
+		for (i = 1; i < n && rc == 0; i++) {
+			if (g[i].in == g[i - 1].in)
+				rc = fail(d, g[i].secoff, "input block 0x%x of the "
+				    "function at 0x%llx mapped twice", g[i].in,
+				    (unsigned long long)t->frag[k].addr);
+			else if (g[i].index <= g[i - 1].index)
+				rc = fail(d, g[i].secoff, "block index %u at input "
+				    "offset 0x%x not above index %u at 0x%x "
+				    "(function at 0x%llx)", g[i].index, g[i].in,
+				    g[i - 1].index, g[i - 1].in,
+				    (unsigned long long)t->frag[k].addr);
+		}
+	}
+	free(start);
 	free(v);
 	return rc;
 }
