@@ -217,6 +217,70 @@ pa_parse_line(struct pa_reader *r, char *line, struct pa_entry *e,
 	return 1;
 }
 
+/* decimal digits at p: how many (at most 19: no overflow), 0 if none or
+ * more */
+static inline unsigned
+dec19(const char *p, uint64_t *v)
+{
+	unsigned n, d;
+	uint64_t x = 0;
+
+	for (n = 0; (d = (unsigned)(p[n] - '0')) < 10; n++) {
+		if (n == 19)
+			return 0;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return n;
+}
+
+int
+pa_parse_fast(struct pa_reader *r, const char *s, struct pa_entry *e)
+{
+	enum pa_type t;
+	const char *p = s + 2;
+	unsigned nd;
+	uint64_t v;
+	int i, n;
+
+	switch (s[0]) {
+	case 'B': t = PA_B; break;
+	case 'F': t = PA_F; break;
+	case 'f': t = PA_f; break;
+	case 'r': t = PA_r; break;
+	case 'T': t = PA_T; break;
+	case 'R': t = PA_R; break;
+	case 'S': t = PA_S; break;
+	default: return 0;
+	}
+	if (s[1] != ' ')
+		return 0;
+	memset(e, 0, sizeof(*e));
+	e->type = t;
+	e->nloc = n = pa_nloc(t);
+	for (i = 0; i < n; i++) {
+		/* the line is padded (LR_PAD): hexscan may load past its
+		 * end; at most 16 digits, and a 17th is no space */
+		if ((nd = hexscan(p, &v)) == 0 || p[nd] != ' ')
+			return 0;
+		e->loc[i].addr = v;
+		p += nd + 1;
+	}
+	if ((nd = dec19(p, &e->count)) == 0)
+		return 0;
+	p += nd;
+	if (*p == ' ') {
+		if ((t != PA_B && t != PA_T && t != PA_R) ||
+		    (nd = dec19(p + 1, &e->mis)) == 0 || p[1 + nd] != '\0')
+			return 0;
+		e->has_mis = 1;
+	} else if (*p != '\0' || t == PA_B)
+		return 0;
+	e->event = t == PA_S ? r->curev : PA_NO_EVENT;
+	r->nentries++;
+	return 1;
+}
+
 int
 pa_next(struct pa_reader *r, struct pa_entry *e)
 {
@@ -224,6 +288,8 @@ pa_next(struct pa_reader *r, struct pa_entry *e)
 	int k;
 
 	while (lr_next(&r->lr)) {
+		if (pa_parse_fast(r, r->lr.buf, e))
+			return 1;
 		if ((k = pa_parse_line(r, r->lr.buf, e, err, sizeof(err))) == 1)
 			return 1;
 		if (k == -1)

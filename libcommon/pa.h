@@ -79,6 +79,13 @@ int	 pa_open(struct pa_reader *, const char *path);
 /* the next entry: 1, or 0 at the end of the input.  A bad line is fatal:
  * "tool: file:line: message", exit 1 */
 int	 pa_next(struct pa_reader *, struct pa_entry *);
+/* the lines preagg writes, read without pa_parse_line's generality: a
+ * type letter, bare hex locations, a count, a mispredict count, each
+ * after one space; line must be followed by LR_PAD readable bytes (a
+ * lineio buffer).  Sets *e as pa_parse_line would and returns 1; 0 for
+ * any other line (build-ids, X:, -1, 0x, other spacing, long numbers, E
+ * lines, comments, errors), which pa_parse_line then reads. */
+int	 pa_parse_fast(struct pa_reader *, const char *line, struct pa_entry *);
 /* the same, a line at a time, without dying (for fuzzing and for callers
  * with their own line source): 1 = an entry, 0 = nothing on the line
  * (comment or blank), -1 = error with a message (the offending token

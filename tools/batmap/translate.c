@@ -726,75 +726,6 @@ do_sample(struct ctx *c, const struct pa_entry *en)
 	emit(&k, en->count, 0);
 }
 
-/* decimal digits at p: how many (at most 19: no overflow), 0 if none or
- * more */
-static inline unsigned
-dec19(const char *p, uint64_t *v)
-{
-	unsigned n, d;
-	uint64_t x = 0;
-
-	for (n = 0; (d = (unsigned)(p[n] - '0')) < 10; n++) {
-		if (n == 19)
-			return 0;
-		x = x * 10 + d;
-	}
-	*v = x;
-	return n;
-}
-
-/* the lines preagg writes, read without pa_parse_line's generality: a
- * type letter, bare hex locations, a count, a mispredict count, each
- * after one space.  Sets *e as pa_parse_line would and returns 1; 0 for
- * any other line (build-ids, X:, -1, 0x, other spacing, long numbers, E
- * lines, comments, errors), which pa_parse_line then reads. */
-static int
-fast_entry(struct ctx *c, const char *s, struct pa_entry *e)
-{
-	enum pa_type t;
-	const char *p = s + 2;
-	unsigned nd;
-	uint64_t v;
-	int i, n;
-
-	switch (s[0]) {
-	case 'B': t = PA_B; break;
-	case 'F': t = PA_F; break;
-	case 'f': t = PA_f; break;
-	case 'r': t = PA_r; break;
-	case 'T': t = PA_T; break;
-	case 'R': t = PA_R; break;
-	case 'S': t = PA_S; break;
-	default: return 0;
-	}
-	if (s[1] != ' ')
-		return 0;
-	memset(e, 0, sizeof(*e));
-	e->type = t;
-	e->nloc = n = pa_nloc(t);
-	for (i = 0; i < n; i++) {
-		/* the line is padded (LR_PAD): hexscan may load past its
-		 * end; at most 16 digits, and a 17th is no space */
-		if ((nd = hexscan(p, &v)) == 0 || p[nd] != ' ')
-			return 0;
-		e->loc[i].addr = v;
-		p += nd + 1;
-	}
-	if ((nd = dec19(p, &e->count)) == 0)
-		return 0;
-	p += nd;
-	if (*p == ' ') {
-		if ((t != PA_B && t != PA_T && t != PA_R) ||
-		    (nd = dec19(p + 1, &e->mis)) == 0 || p[1 + nd] != '\0')
-			return 0;
-		e->has_mis = 1;
-	} else if (*p != '\0' || t == PA_B)
-		return 0;
-	e->event = t == PA_S ? c->r.curev : PA_NO_EVENT;
-	c->r.nentries++;
-	return 1;
-}
-
 static void
 write_out(FILE *fp, struct ctx *c)
 {
@@ -887,7 +818,7 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 	while (lr_next(&c.r.lr)) {
 		int l;
 
-		if (!fast_entry(&c, c.r.lr.buf, &e)) {
+		if (!pa_parse_fast(&c.r, c.r.lr.buf, &e)) {
 			l = pa_parse_line(&c.r, c.r.lr.buf, &e, err, sizeof(err));
 			if (l == 0)
 				continue;

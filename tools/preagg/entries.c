@@ -214,7 +214,9 @@ merge(const char *path)
 
 		if (!lr_next(&r.lr))
 			break;
-		if ((got = pa_parse_line(&r, r.lr.buf, &pe, err,
+		if (pa_parse_fast(&r, r.lr.buf, &pe))
+			got = 1;
+		else if ((got = pa_parse_line(&r, r.lr.buf, &pe, err,
 		    sizeof(err))) == 0)
 			continue;
 		if (got == -1) {
