@@ -6,7 +6,8 @@
 # binutils-source package ships (/usr/src/binutils), configured for the
 # x86-64 host targets only, every file of bfd, opcodes, libiberty,
 # libsframe, zlib and binutils compiled by clang-19 -O2 -fno-pie
-# -fbasic-block-address-map and linked non-PIE with -Wl,--emit-relocs.
+# -fbasic-block-address-map and linked non-PIE with -Wl,--emit-relocs
+# (objdump-build.sh, shared with build-large-prof.sh).
 # Its workload is `objdump-bb -d -r -t -s objdump-input`, run in OUTDIR
 # (objdump prints the input name as given; about 0.5 s;
 # objdump-input is a frozen copy of objdump-bb, so every build of the
@@ -45,7 +46,7 @@ done
 for f in "$T/cfgwalk" "$T/mkperfdata"; do
 	[ -x "$f" ] || { echo "build-large-src.sh: $f missing (run make testbins)" >&2; exit 1; }
 done
-stamp=$(cat "$0" "$tarball" "$here/../tools/cfgwalk.c" | sha256sum | cut -c1-64)
+stamp=$(cat "$0" "$here/objdump-build.sh" "$tarball" "$here/../tools/cfgwalk.c" | sha256sum | cut -c1-64)
 exec 9>"$out/.lock-src"
 flock 9
 if [ -f "$out/stamp-src" ] && [ "$(cat "$out/stamp-src")" = "$stamp" ]; then
@@ -54,25 +55,10 @@ fi
 rm -f "$out/stamp-src"
 tmp=$(mktemp -d "$out/.build-src.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+"$here/objdump-build.sh" "$tmp" "-O2 -fno-pie -fbasic-block-address-map" \
+    "-no-pie -Wl,--emit-relocs"
 cd "$tmp"
-tar xf "$tarball"
-mkdir b
-cd b
-../binutils-2.40/configure CC="$L/clang" \
-    CFLAGS="-O2 -fno-pie -fbasic-block-address-map -ffile-prefix-map=$tmp=." \
-    LDFLAGS="-no-pie -Wl,--emit-relocs" \
-    --disable-shared --disable-nls --disable-werror --disable-gdb \
-    --disable-gdbserver --disable-gprofng --disable-gprof --disable-ld \
-    --disable-gold --disable-gas --disable-sim --disable-libctf \
-    --disable-plugins --without-zstd --without-debuginfod > configure.log 2>&1 ||
-	{ tail -20 configure.log >&2; exit 1; }
-# objdump only: ar's lexer would need flex
-j=$(nproc)
-make -j"$j" configure-binutils all-zlib all-libiberty all-libsframe all-bfd \
-    all-opcodes > make.log 2>&1 || { tail -30 make.log >&2; exit 1; }
-make -j"$j" -C binutils objdump >> make.log 2>&1 || { tail -30 make.log >&2; exit 1; }
-cp binutils/objdump ../objdump-bb
-cd ..
+cp b/binutils/objdump objdump-bb
 cp objdump-bb objdump-input
 ./objdump-bb -d -r -t -s objdump-input | md5sum | cut -c1-32 > objdump.expected
 "$T/cfgwalk" -D skewed -n 20000 -s 1 -o walk.events objdump-bb
