@@ -1,11 +1,17 @@
 #!/bin/sh
-# prfraw2idx-merge.sh: prfraw2idx against llvm-profdata-19 merge on 1000
-# raw profiles of a generated C program of 1600 functions (one run each,
-# different inputs).  Target: 3x faster with less memory.  The raw files
-# are kept in build/bench-cache/ between runs.
+# prfraw2idx-merge.sh: prfraw2idx against llvm-profdata-19 merge (and
+# merge --num-threads=1) on two inputs: 1000 raw profiles of a generated C
+# program of 1600 functions (one run each, different inputs; kept in
+# build/bench-cache/ between runs), and the 200 raw profiles of the large
+# program, GNU objdump built by clang-19 -fprofile-generate from Debian's
+# binutils-source, from its workload of objdump runs with different
+# options and inputs (tests/large/build-large-prof.sh, built once into
+# build/large).  Each checks that prfraw2idx -j 1 gives the bytes of
+# merge --num-threads=1.  Target: 3x faster with less memory.
 set -e
 . "$(dirname "$0")/lib.sh"
 make -s -C "$top" all
+"$top/tests/large/build-large-prof.sh" "$top/build/large"
 cache=$top/build/bench-cache/prfraw
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -30,21 +36,38 @@ PY
 	done
 	touch "$cache/done"
 fi
-echo "input: $(ls "$cache/raw" | wc -l) raw files, $(du -sm "$cache/raw" | cut -f1) MB, 1600 functions"
+# compare NAME DIR: the three merges of the raw files in DIR, NAME a prefix
+# of the measures' names
+compare() {
+	p=$1
+	d=$2
+	measure ${p}_llvm_profdata "$(tm 1) $L/llvm-profdata merge -o a.profdata $d"
+	measure ${p}_llvm_profdata_1thread "$(tm 1) $L/llvm-profdata merge --num-threads=1 -o a1.profdata $d"
+	measure ${p}_prfraw2idx "$(tm 1) $B/prfraw2idx -o b.profdata $d"
+	# where an indirect-call site has more than 255 targets (the
+	# generated program's), llvm-profdata's multi-threaded result varies
+	# from run to run: compare the deterministic single-threaded merges
+	# byte for byte
+	$B/prfraw2idx -j 1 -o b1.profdata $d
+	if [ -s a1.profdata ] && cmp -s a1.profdata b1.profdata; then
+		echo "  output: byte-identical to llvm-profdata-19 merge --num-threads=1" \
+		    "($(wc -c < a1.profdata) bytes)"
+	else
+		echo "  output: DIFFERENT"
+	fi
+	eval "wa=\$wall_${p}_llvm_profdata w1=\$wall_${p}_llvm_profdata_1thread" \
+	    "wb=\$wall_${p}_prfraw2idx ra=\$rss_${p}_llvm_profdata rb=\$rss_${p}_prfraw2idx"
+	echo "prfraw2idx vs llvm-profdata ($p): $(ratio "$wa" "$wb")x faster" \
+	    "($(ratio "$w1" "$wb")x against --num-threads=1)," \
+	    "$(ratio "$ra" "$rb")x less memory (target 3x)"
+}
+echo "generated program: $(ls "$cache/raw" | wc -l) raw files, $(du -sm "$cache/raw" | cut -f1) MB, 1600 functions"
 cat "$cache"/raw/* > /dev/null
 cd "$work"
-measure llvm_profdata "$(tm 1) $L/llvm-profdata merge -o a.profdata $cache/raw"
-measure llvm_profdata_1thread "$(tm 1) $L/llvm-profdata merge --num-threads=1 -o a1.profdata $cache/raw"
-measure prfraw2idx "$(tm 1) $B/prfraw2idx -o b.profdata $cache/raw"
-# the program's indirect-call sites have more than 255 targets, where
-# llvm-profdata's multi-threaded result varies from run to run: compare
-# the deterministic single-threaded merges byte for byte
-$B/prfraw2idx -j 1 -o b1.profdata $cache/raw
-if cmp -s a1.profdata b1.profdata; then
-	echo "  output: byte-identical to llvm-profdata-19 merge --num-threads=1"
-else
-	echo "  output: DIFFERENT"
-fi
-echo "prfraw2idx vs llvm-profdata: $(ratio "$wall_llvm_profdata" "$wall_prfraw2idx")x faster" \
-    "($(ratio "$wall_llvm_profdata_1thread" "$wall_prfraw2idx")x against --num-threads=1)," \
-    "$(ratio "$rss_llvm_profdata" "$rss_prfraw2idx")x less memory (target 3x)"
+compare gen "$cache/raw"
+raw=$top/build/large/objdump-prof.raw
+echo "large program (objdump, instrumented): $(ls "$raw" | wc -l) raw files," \
+    "$(du -sm "$raw" | cut -f1) MB, $($L/llvm-profdata show "$raw/r001.profraw" |
+    sed -n 's/^Total functions: //p') functions"
+cat "$raw"/* > /dev/null
+compare large "$raw"
