@@ -30,7 +30,8 @@
 static void
 usage(void)
 {
-	printf("usage: %s [-v] [--bolted] [-o fdata] binary [preagg]\n"
+	printf("usage: %s [-v] [--bolted | --translated] [-o fdata] binary "
+	    "[preagg]\n"
 	    "Write the fdata perf2bolt-19 writes for a pre-aggregated profile "
 	    "of binary.\n"
 	    "  -o, --output=FILE  write to FILE (default: standard output)\n"
@@ -38,6 +39,9 @@ usage(void)
 	    "write the\n"
 	    "                     boltedcollection form, each fall-through as "
 	    "given\n"
+	    "      --translated   the same profile (batmap's translation) in the "
+	    "ordinary\n"
+	    "                     form: each pair of blocks as the input's edge\n"
 	    "  -v, --verbose      counts of entries, traces and functions on "
 	    "standard error\n"
 	    "  -h, --help         this help\n"
@@ -144,6 +148,7 @@ struct ctx {
 	char		 bid[129];	/* the binary's build-id in hex */
 	uint64_t	 base;		/* added to offsets of a PIE */
 	int		 bolted;
+	int		 translated;	/* --translated: block pairs as edges */
 	/* counts for -v */
 	struct pawalk	 w;		/* the entries cut into branches and
 					 * fall-throughs */
@@ -172,6 +177,50 @@ fnum(const struct ctx *c, const struct bfunc *f)
 	return f ? (uint32_t)(f - c->ft.f) + 1 : 0;
 }
 
+static void do_trace(struct ctx *, uint64_t, const struct bfunc *, uint64_t,
+    const struct bfunc *, int, uint64_t);
+
+/* a branch from an instruction that is no branch (nor return) and not
+ * its block's last to the start of a block: batmap's entry for a pair of
+ * blocks BOLT's layout made adjacent (from the first block's start, where
+ * BAT maps no input instruction, or from the last it maps there;
+ * batmap(1)).  llvm-bolt takes such a source only in the
+ * boltedcollection form; in the ordinary form it is the input's path
+ * between the two: the edge from the block's last instruction when the
+ * second block is a successor, else the fall-through steps when the
+ * blocks between them follow each other (1: done, counted as such; 0:
+ * write the branch as it is).  Only with --translated: perf2bolt --pa
+ * writes such a branch as it is (real branch sources are branches, and
+ * never come here). */
+static int
+block_pair(struct ctx *c, const struct bfunc *f, uint64_t fo, uint64_t to,
+    uint64_t count, uint64_t mis)
+{
+	const struct cfg *g = cfgdis_get(c->cd, (size_t)(f - c->ft.f));
+	const struct cfg_site *s;
+	long fb, tb, x, y;
+
+	if (g->ignored || !g->simple || (fb = cfg_block_at(g, fo)) < 0 ||
+	    g->blocks[fb].last == fo || (tb = cfg_block_at(g, to)) < 0 ||
+	    g->blocks[tb].start != to)
+		return 0;
+	/* a call may be the last instruction BAT maps in its block; a
+	 * recursive one (to its own target) or an indirect one is a call */
+	if ((s = cfg_site_at(g, fo)) != NULL && (s->kind != CFG_SITE_CALL ||
+	    s->target == f->addr + to))
+		return 0;
+	if (cfg_is_succ(g, (size_t)fb, (size_t)tb)) {
+		tab_add(&c->lines, fnum(c, f), g->blocks[fb].last, fnum(c, f),
+		    to, count, mis);
+		return 1;
+	}
+	if (fb < tb && pawalk_trace_blocks(g, fo, to, 0, &x, &y) == 0) {
+		do_trace(c, f->addr + fo, f, f->addr + to, f, 0, count);
+		return 1;
+	}
+	return 0;
+}
+
 /* DataAggregator::doBranch (19); known: whether from/to are addresses of
  * the binary (external ones are [unknown] 0) */
 static void
@@ -190,6 +239,9 @@ do_branch(struct ctx *c, int kfrom, uint64_t from, const struct bfunc *ff,
 	}
 	fo = ff ? from - ff->addr : (kfrom ? from : 0);
 	to_ = tf ? to - tf->addr : (kto ? to : 0);
+	if (ff != NULL && ff == tf && c->translated &&
+	    block_pair(c, ff, fo, to_, count, mis))
+		return;
 	tab_add(&c->lines, fnum(c, ff), fo, fnum(c, tf), to_, count, mis);
 }
 
@@ -425,6 +477,7 @@ main(int argc, char **argv)
 	};
 	static const struct option longopts[] = {
 		{ "bolted",	no_argument,	   NULL, 'B' },
+		{ "translated",	no_argument,	   NULL, 'T' },
 		{ "output",	required_argument, NULL, 'o' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
@@ -446,6 +499,9 @@ main(int argc, char **argv)
 		case 'B':
 			c.bolted = 1;
 			break;
+		case 'T':
+			c.translated = 1;
+			break;
 		case 'o':
 			outpath = optarg;
 			break;
@@ -466,6 +522,8 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc < 1 || argc > 2)
 		prog_usage_error("expected a binary and at most one input");
+	if (c.bolted && c.translated)
+		prog_usage_error("--bolted and --translated exclude each other");
 	in = argc == 2 ? argv[1] : "-";
 	if (elfobj_open(&c.eo, argv[0], err, sizeof(err)) == -1 ||
 	    functab_load(&c.ft, &c.eo, err, sizeof(err)) == -1) {
