@@ -221,6 +221,41 @@ block_pair(struct ctx *c, const struct bfunc *f, uint64_t fo, uint64_t to,
 	return 0;
 }
 
+/* --translated: a branch from an instruction that is no branch (nor
+ * return) and not its block's last to the start of another function t:
+ * BOLT's conditional tail call (its layout joined the jcc and the block
+ * holding the tail call; BAT maps the branch to the jcc's block).  In the
+ * input it is the edge to the successor that tail-calls t, and the tail
+ * call (1: done; 0: write the branch as it is). */
+static int
+tail_pair(struct ctx *c, const struct bfunc *f, uint64_t fo,
+    const struct bfunc *t, uint64_t count, uint64_t mis)
+{
+	const struct cfg *g = cfgdis_get(c->cd, (size_t)(f - c->ft.f));
+	const struct cfg_site *s;
+	const struct cfg_block *b;
+	long fb;
+	uint32_t k;
+
+	if (g->ignored || !g->simple || (fb = cfg_block_at(g, fo)) < 0 ||
+	    g->blocks[fb].last == fo || cfg_site_at(g, fo) != NULL)
+		return 0;
+	b = &g->blocks[fb];
+	for (k = 0; k < b->nsucc; k++) {
+		const struct cfg_block *x = &g->blocks[g->succs[b->succ + k]];
+
+		if ((s = cfg_site_at(g, x->last)) == NULL ||
+		    s->kind != CFG_SITE_JMP || !s->tail || s->target != t->addr)
+			continue;
+		tab_add(&c->lines, fnum(c, f), b->last, fnum(c, f), x->start,
+		    count, 0);
+		tab_add(&c->lines, fnum(c, f), x->last, fnum(c, t), 0, count,
+		    mis);
+		return 1;
+	}
+	return 0;
+}
+
 /* DataAggregator::doBranch (19); known: whether from/to are addresses of
  * the binary (external ones are [unknown] 0) */
 static void
@@ -239,8 +274,9 @@ do_branch(struct ctx *c, int kfrom, uint64_t from, const struct bfunc *ff,
 	}
 	fo = ff ? from - ff->addr : (kfrom ? from : 0);
 	to_ = tf ? to - tf->addr : (kto ? to : 0);
-	if (ff != NULL && ff == tf && c->translated &&
-	    block_pair(c, ff, fo, to_, count, mis))
+	if (ff != NULL && c->translated && (ff == tf ?
+	    block_pair(c, ff, fo, to_, count, mis) :
+	    tf != NULL && to_ == 0 && tail_pair(c, ff, fo, tf, count, mis)))
 		return;
 	tab_add(&c->lines, fnum(c, ff), fo, fnum(c, tf), to_, count, mis);
 }
