@@ -94,16 +94,12 @@ void
 big_grow(void *pp, size_t *cap, size_t need, size_t sz)
 {
 	void **vp = pp;
-	size_t n = *cap ? *cap : 16, ob, nb;
+	size_t n, ob, nb;
 	void *p;
 
 	if (need <= *cap)
 		return;
-	while (n < need) {
-		if (n > SIZE_MAX / 2)
-			errx(1, "allocation overflows");
-		n *= 2;
-	}
+	n = grow_cap(*cap, need);
 	ob = bytes(*cap, sz);
 	nb = bytes(n, sz);
 	if (!mapped(nb)) {

@@ -37,6 +37,8 @@ char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
 /* grow *pp (holding *cap elements of size sz) to at least need elements */
 void	 xgrow(void *pp, size_t *cap, size_t need, size_t sz);
+/* the capacity xgrow grows cap to for need elements (doubling from 16) */
+size_t	 grow_cap(size_t cap, size_t need);
 
 /* prog.c: program name, common option helpers, messages */
 extern const char *progname;

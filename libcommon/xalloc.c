@@ -62,19 +62,28 @@ xstrndup(const char *s, size_t n)
 	return p;
 }
 
-void
-xgrow(void *pp, size_t *cap, size_t need, size_t sz)
+size_t
+grow_cap(size_t cap, size_t need)
 {
-	void **vp = pp;
-	size_t n = *cap ? *cap : 16;
+	size_t n = cap ? cap : 16;
 
-	if (need <= *cap)
-		return;
 	while (n < need) {
 		if (n > SIZE_MAX / 2)
 			errx(1, "allocation overflows");
 		n *= 2;
 	}
+	return n;
+}
+
+void
+xgrow(void *pp, size_t *cap, size_t need, size_t sz)
+{
+	void **vp = pp;
+	size_t n;
+
+	if (need <= *cap)
+		return;
+	n = grow_cap(*cap, need);
 	*vp = xreallocarray(*vp, n, sz);
 	*cap = n;
 }
