@@ -164,21 +164,39 @@ struct ctx {
 	size_t		 nevents, capevents;
 };
 
-/* the function holding a */
-static const struct bfunc *
-func_of(struct ctx *c, uint64_t a)
-{
-	return functab_find(&c->ft, a);
-}
-
 static uint32_t
 fnum(const struct ctx *c, const struct bfunc *f)
 {
 	return f ? (uint32_t)(f - c->ft.f) + 1 : 0;
 }
 
-static void do_trace(struct ctx *, uint64_t, const struct bfunc *, uint64_t,
-    const struct bfunc *, int, uint64_t);
+/* the fall-through steps from block fb to block tb of f's graph g, each
+ * counted beside the graph (ft_lines makes them lines) */
+static void
+count_steps(struct ctx *c, const struct bfunc *f, const struct cfg *g,
+    long fb, long tb, uint64_t count)
+{
+	size_t fi = (size_t)(f - c->ft.f);
+	long i;
+
+	if (c->ftc[fi] == NULL)
+		c->ftc[fi] = xcalloc(g->nblocks, sizeof(**c->ftc));
+	for (i = fb; i < tb; i++)
+		c->ftc[fi][i] += count;
+}
+
+/* --translated: f's graph, when it has one and fo lies in its block *fb
+ * without being the block's last instruction; else NULL */
+static const struct cfg *
+mid_block(struct ctx *c, const struct bfunc *f, uint64_t fo, long *fb)
+{
+	const struct cfg *g = cfgdis_get(c->cd, (size_t)(f - c->ft.f));
+
+	if (g->ignored || !g->simple || (*fb = cfg_block_at(g, fo)) < 0 ||
+	    g->blocks[*fb].last == fo)
+		return NULL;
+	return g;
+}
 
 /* a branch from an instruction that is no branch (nor return) and not
  * its block's last to the start of a block: batmap's entry for a pair of
@@ -196,13 +214,12 @@ static int
 block_pair(struct ctx *c, const struct bfunc *f, uint64_t fo, uint64_t to,
     uint64_t count, uint64_t mis)
 {
-	const struct cfg *g = cfgdis_get(c->cd, (size_t)(f - c->ft.f));
+	const struct cfg *g;
 	const struct cfg_site *s;
 	long fb, tb, x, y;
 
-	if (g->ignored || !g->simple || (fb = cfg_block_at(g, fo)) < 0 ||
-	    g->blocks[fb].last == fo || (tb = cfg_block_at(g, to)) < 0 ||
-	    g->blocks[tb].start != to)
+	if ((g = mid_block(c, f, fo, &fb)) == NULL ||
+	    (tb = cfg_block_at(g, to)) < 0 || g->blocks[tb].start != to)
 		return 0;
 	/* a call may be the last instruction BAT maps in its block; a
 	 * recursive one (to its own target) or an indirect one is a call */
@@ -215,7 +232,9 @@ block_pair(struct ctx *c, const struct bfunc *f, uint64_t fo, uint64_t to,
 		return 1;
 	}
 	if (fb < tb && pawalk_trace_blocks(g, fo, to, 0, &x, &y) == 0) {
-		do_trace(c, f->addr + fo, f, f->addr + to, f, 0, count);
+		c->ntraces++;
+		if (x < y)
+			count_steps(c, f, g, x, y, count);
 		return 1;
 	}
 	return 0;
@@ -231,14 +250,13 @@ static int
 tail_pair(struct ctx *c, const struct bfunc *f, uint64_t fo,
     const struct bfunc *t, uint64_t count, uint64_t mis)
 {
-	const struct cfg *g = cfgdis_get(c->cd, (size_t)(f - c->ft.f));
+	const struct cfg *g;
 	const struct cfg_site *s;
 	const struct cfg_block *b;
 	long fb;
 	uint32_t k;
 
-	if (g->ignored || !g->simple || (fb = cfg_block_at(g, fo)) < 0 ||
-	    g->blocks[fb].last == fo || cfg_site_at(g, fo) != NULL)
+	if ((g = mid_block(c, f, fo, &fb)) == NULL || cfg_site_at(g, fo) != NULL)
 		return 0;
 	b = &g->blocks[fb];
 	for (k = 0; k < b->nsucc; k++) {
@@ -290,8 +308,8 @@ do_trace(struct ctx *c, uint64_t start, const struct bfunc *a, uint64_t end,
     const struct bfunc *z, int external, uint64_t count)
 {
 	const struct cfg *g;
-	long fb, tb, i;
-	uint64_t fs, fe, *ftc;
+	long fb, tb;
+	uint64_t fs, fe;
 
 	c->ntraces++;
 	if (a == NULL || z == NULL) {
@@ -313,13 +331,8 @@ do_trace(struct ctx *c, uint64_t start, const struct bfunc *a, uint64_t end,
 		c->ninvalid++;
 		return;
 	}
-	if (fb == tb)
-		return;
-	if (c->ftc[a - c->ft.f] == NULL)
-		c->ftc[a - c->ft.f] = xcalloc(g->nblocks, sizeof(**c->ftc));
-	ftc = c->ftc[a - c->ft.f];
-	for (i = fb; i < tb; i++)
-		ftc[i] += count;
+	if (fb < tb)
+		count_steps(c, a, g, fb, tb, count);
 }
 
 /* the fall-through counts as lines (summed with a branch's line of the
@@ -374,15 +387,16 @@ on_branch(void *arg, int kfrom, uint64_t from, int kto, uint64_t to,
 {
 	struct ctx *c = arg;
 
-	do_branch(c, kfrom, from, kfrom ? func_of(c, from) : NULL, kto, to,
-	    kto ? func_of(c, to) : NULL, count, mis);
+	do_branch(c, kfrom, from, kfrom ? functab_find(&c->ft, from) : NULL, kto, to,
+	    kto ? functab_find(&c->ft, to) : NULL, count, mis);
 }
 
 static void
 on_trace(void *arg, uint64_t s, uint64_t e, int external, uint64_t count)
 {
 	struct ctx *c = arg;
-	const struct bfunc *sf = func_of(c, s), *ef = func_of(c, e);
+	const struct bfunc *sf = functab_find(&c->ft, s),
+	    *ef = functab_find(&c->ft, e);
 
 	if (c->bolted)
 		do_bolted_ft(c, s, sf, e, ef, count);
@@ -394,7 +408,7 @@ static void
 on_sample(void *arg, uint64_t a, uint64_t count, uint32_t event)
 {
 	struct ctx *c = arg;
-	const struct bfunc *f = func_of(c, a);
+	const struct bfunc *f = functab_find(&c->ft, a);
 
 	(void)event;
 	if (f == NULL) {
