@@ -120,30 +120,37 @@ relcmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* the first relocation at or after off (d->nrel if none) */
+static size_t
+reloc_from(const struct cfgdis *d, uint64_t off)
+{
+	size_t a = 0, b = d->nrel, m;
+
+	while (a < b) {
+		m = a + (b - a) / 2;
+		if (d->rel[m].off < off)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
 static const struct reloc *
 reloc_at(const struct cfgdis *d, uint64_t off)
 {
-	struct reloc key;
+	size_t i = reloc_from(d, off);
 
-	key.off = off;
-	return d->nrel ? bsearch(&key, d->rel, d->nrel, sizeof(*d->rel),
-	    relcmp) : NULL;
+	return i < d->nrel && d->rel[i].off == off ? &d->rel[i] : NULL;
 }
 
 /* is there a relocation at an offset in [lo, hi)? */
 static int
 reloc_in(const struct cfgdis *d, uint64_t lo, uint64_t hi)
 {
-	size_t a = 0, b = d->nrel, m;
+	size_t i = reloc_from(d, lo);
 
-	while (a < b) {
-		m = a + (b - a) / 2;
-		if (d->rel[m].off < lo)
-			a = m + 1;
-		else
-			b = m;
-	}
-	return a < d->nrel && d->rel[a].off < hi;
+	return i < d->nrel && d->rel[i].off < hi;
 }
 
 static int
@@ -1247,9 +1254,9 @@ x86_fast(const uint8_t *p, size_t n, uint64_t addr, struct insn *in)
 		break;
 	case X86D_LEA:
 		in->id = X86_INS_LEA;
-		if (x.rip) {
+		if (x.mrip) {
 			in->riplea = 1;
-			in->target = next + (uint64_t)x.disp;
+			in->target = next + (uint64_t)x.mdisp;
 		}
 		break;
 	case X86D_POP:

@@ -174,9 +174,9 @@ x86d_view(const struct x86d *x, const uint8_t *p, uint64_t addr,
 		break;
 	case X86D_LEA:
 		v->id = X86_INS_LEA;
-		if (x->rip) {
+		if (x->mrip) {
 			v->riplea = 1;
-			v->target = next + (uint64_t)x->disp;
+			v->target = next + (uint64_t)x->mdisp;
 		}
 		break;
 	case X86D_POP:

@@ -17,14 +17,13 @@ le32(const uint8_t *p)
 }
 
 /* the bytes of a ModRM operand at p[k] (ModRM, SIB, displacement): the
- * index after it, or 0 if it runs past n; *rip: RIP-relative, d->mripat
- * where its displacement is (0: none) */
+ * index after it, or 0 if it runs past n; d->mripat: where the
+ * displacement of a RIP-relative one is (0: none) */
 static size_t
-modrm_at(const uint8_t *p, size_t n, size_t k, int *rip, struct x86d *d)
+modrm_at(const uint8_t *p, size_t n, size_t k, struct x86d *d)
 {
 	uint8_t m, mod, rm;
 
-	*rip = 0;
 	d->mripat = 0;
 	if (k >= n)
 		return 0;
@@ -38,7 +37,6 @@ modrm_at(const uint8_t *p, size_t n, size_t k, int *rip, struct x86d *d)
 			k += 4;
 		k++;
 	} else if (mod == 0 && rm == 5) {
-		*rip = 1;
 		d->mripat = (uint8_t)k;
 		k += 4;
 	}
@@ -66,7 +64,6 @@ map0f(const uint8_t *p, size_t n, size_t k, int plain, int opsz, int rex,
     struct x86d *d)
 {
 	uint8_t op = p[k], reg;
-	int rip;
 	size_t e;
 
 	if (op >= 0x80 && op <= 0x8f) {		/* jcc rel32 */
@@ -81,7 +78,7 @@ map0f(const uint8_t *p, size_t n, size_t k, int plain, int opsz, int rex,
 	if (k + 1 >= n)
 		return 0;
 	reg = (p[k + 1] >> 3) & 7;
-	e = modrm_at(p, n, k + 1, &rip, d);
+	e = modrm_at(p, n, k + 1, d);
 	switch (op) {
 	case 0x1f:				/* nop m (Capstone 4 does
 						 * not decode nop r) */
@@ -132,8 +129,6 @@ static int
 map0f_rep(const uint8_t *p, size_t n, size_t k, uint8_t rep,
     struct x86d *d)
 {
-	int rip;
-
 	switch (p[k]) {
 	case 0x10: case 0x11: case 0x2a: case 0x2c: case 0x2d: case 0x51:
 	case 0x58: case 0x59: case 0x5a: case 0x5c: case 0x5d: case 0x5e:
@@ -146,7 +141,7 @@ map0f_rep(const uint8_t *p, size_t n, size_t k, uint8_t rep,
 	default:
 		return 0;
 	}
-	return done(d, n, modrm_at(p, n, k + 1, &rip, d), 0, X86D_OTHER);
+	return done(d, n, modrm_at(p, n, k + 1, d), 0, X86D_OTHER);
 }
 
 static int decode1(const uint8_t *, size_t, size_t, int, int, struct x86d *);
@@ -155,13 +150,12 @@ static int
 decode0(const uint8_t *p, size_t n, struct x86d *d)
 {
 	size_t k = 0, j;
-	int opsz = 0, seg = 0, rip;
+	int opsz = 0, seg = 0;
 	uint8_t rep = 0;
 
 	d->len = 0;
 	d->kind = X86D_OTHER;
 	d->cc = 0;
-	d->rip = 0;
 	d->disp = 0;
 	d->mrip = 0;
 	d->mripat = 0;
@@ -179,7 +173,7 @@ decode0(const uint8_t *p, size_t n, struct x86d *d)
 			j++;
 		if (j + 2 < n && p[j] == 0x0f && p[j + 1] == 0x1f &&
 		    ((p[j + 2] >> 3) & 7) == 0 && (p[j + 2] >> 6) != 3)
-			return done(d, n, modrm_at(p, n, j + 2, &rip, d), 0, X86D_NOP);
+			return done(d, n, modrm_at(p, n, j + 2, d), 0, X86D_NOP);
 		return 0;
 	}
 	/* at most one each of a segment (fs, gs), 66, and f2 or f3 */
@@ -232,8 +226,8 @@ static int
 decode1(const uint8_t *p, size_t n, size_t k, int opsz, int seg,
     struct x86d *d)
 {
-	size_t e, iz;
-	int rex = 0, w, plain, rip;
+	size_t iz;
+	int rex = 0, w, plain;
 	uint8_t op, reg;
 
 	if (k < n && (p[k] & 0xf0) == 0x40)
@@ -250,7 +244,7 @@ decode1(const uint8_t *p, size_t n, size_t k, int opsz, int seg,
 			return k < n ? map0f(p, n, k, plain, opsz, rex, d) : 0;
 		switch (op & 7) {
 		case 0: case 1: case 2: case 3:
-			return done(d, n, modrm_at(p, n, k, &rip, d), 0, X86D_OTHER);
+			return done(d, n, modrm_at(p, n, k, d), 0, X86D_OTHER);
 		case 4:
 			return done(d, n, k, 1, X86D_OTHER);
 		case 5:
@@ -275,31 +269,24 @@ decode1(const uint8_t *p, size_t n, size_t k, int opsz, int seg,
 		return done(d, n, k, w ? 8 : iz, X86D_OTHER);
 	switch (op) {
 	case 0x63:				/* movsxd */
-		return w ? done(d, n, modrm_at(p, n, k, &rip, d), 0, X86D_OTHER) : 0;
+		return w ? done(d, n, modrm_at(p, n, k, d), 0, X86D_OTHER) : 0;
 	case 0x68:
 		return done(d, n, k, iz, X86D_OTHER);
 	case 0x6a:
 		return done(d, n, k, 1, X86D_OTHER);
 	case 0x69:
-		return done(d, n, modrm_at(p, n, k, &rip, d), iz, X86D_OTHER);
+		return done(d, n, modrm_at(p, n, k, d), iz, X86D_OTHER);
 	case 0x6b: case 0x80: case 0x83:
-		return done(d, n, modrm_at(p, n, k, &rip, d), 1, X86D_OTHER);
+		return done(d, n, modrm_at(p, n, k, d), 1, X86D_OTHER);
 	case 0x81:
-		return done(d, n, modrm_at(p, n, k, &rip, d), iz, X86D_OTHER);
+		return done(d, n, modrm_at(p, n, k, d), iz, X86D_OTHER);
 	case 0x84: case 0x85: case 0x86: case 0x87: case 0x88: case 0x89:
 	case 0x8a: case 0x8b:
-		return done(d, n, modrm_at(p, n, k, &rip, d), 0, X86D_OTHER);
+		return done(d, n, modrm_at(p, n, k, d), 0, X86D_OTHER);
 	case 0x8d:				/* lea: memory only */
 		if (k >= n || (p[k] >> 6) == 3)
 			return 0;
-		e = modrm_at(p, n, k, &rip, d);
-		if (!done(d, n, e, 0, X86D_LEA))
-			return 0;
-		if (rip) {
-			d->rip = 1;
-			d->disp = le32(p + e - 4);
-		}
-		return 1;
+		return done(d, n, modrm_at(p, n, k, d), 0, X86D_LEA);
 	case 0x90:
 		if (rex)
 			return 0;		/* xchg with r8 */
@@ -309,36 +296,36 @@ decode1(const uint8_t *p, size_t n, size_t k, int opsz, int seg,
 	case 0xa9:
 		return done(d, n, k, iz, X86D_OTHER);
 	case 0xc0: case 0xc1:
-		return reg != 6 ? done(d, n, modrm_at(p, n, k, &rip, d), 1,
+		return reg != 6 ? done(d, n, modrm_at(p, n, k, d), 1,
 		    X86D_OTHER) : 0;
 	case 0xd0: case 0xd1: case 0xd2: case 0xd3:
-		return reg != 6 ? done(d, n, modrm_at(p, n, k, &rip, d), 0,
+		return reg != 6 ? done(d, n, modrm_at(p, n, k, d), 0,
 		    X86D_OTHER) : 0;
 	case 0xc6:
-		return reg == 0 ? done(d, n, modrm_at(p, n, k, &rip, d), 1,
+		return reg == 0 ? done(d, n, modrm_at(p, n, k, d), 1,
 		    X86D_OTHER) : 0;
 	case 0xc7:
-		return reg == 0 ? done(d, n, modrm_at(p, n, k, &rip, d), iz,
+		return reg == 0 ? done(d, n, modrm_at(p, n, k, d), iz,
 		    X86D_OTHER) : 0;
 	case 0xf6:
 		if (reg == 1)
 			return 0;
-		return done(d, n, modrm_at(p, n, k, &rip, d), reg == 0 ? 1 : 0,
+		return done(d, n, modrm_at(p, n, k, d), reg == 0 ? 1 : 0,
 		    X86D_OTHER);
 	case 0xf7:
 		if (reg == 1)
 			return 0;
-		return done(d, n, modrm_at(p, n, k, &rip, d), reg == 0 ? iz : 0,
+		return done(d, n, modrm_at(p, n, k, d), reg == 0 ? iz : 0,
 		    X86D_OTHER);
 	case 0xfe:
-		return reg <= 1 ? done(d, n, modrm_at(p, n, k, &rip, d), 0,
+		return reg <= 1 ? done(d, n, modrm_at(p, n, k, d), 0,
 		    X86D_OTHER) : 0;
 	case 0xff:				/* inc, dec, push r/m */
 		if (reg <= 1 || reg == 6)
-			return done(d, n, modrm_at(p, n, k, &rip, d), 0, X86D_OTHER);
+			return done(d, n, modrm_at(p, n, k, d), 0, X86D_OTHER);
 		/* call, jmp r/m */
 		if ((reg == 2 || reg == 4) && !opsz && !seg)
-			return done(d, n, modrm_at(p, n, k, &rip, d), 0,
+			return done(d, n, modrm_at(p, n, k, d), 0,
 			    reg == 2 ? X86D_ICALL : X86D_IJMP);
 		return 0;
 	}

@@ -23,7 +23,7 @@ enum {
 	X86D_JMP,	/* eb rel8, e9 rel32 */
 	X86D_CALL,	/* e8 rel32 */
 	X86D_RET,	/* c3 */
-	X86D_LEA,	/* lea; rip: PC-relative, disp from the next insn */
+	X86D_LEA,	/* lea (mrip: of a PC-relative address) */
 	X86D_POP,	/* 58+r */
 	X86D_LEAVE,	/* c9 */
 	X86D_ICALL,	/* ff /2 */
@@ -34,9 +34,7 @@ struct x86d {
 	uint8_t		len;
 	uint8_t		kind;	/* X86D_* */
 	uint8_t		cc;	/* X86D_JCC: the condition, 0 (o) to 15 (g) */
-	uint8_t		rip;	/* X86D_LEA of a PC-relative address */
-	int64_t		disp;	/* branches: target - next instruction;
-				 * rip: address - next instruction */
+	int64_t		disp;	/* branches: target - next instruction */
 	uint8_t		mrip;	/* any instruction with a PC-relative
 				 * memory operand (lea too) */
 	uint8_t		mripat;	/* (private) where its disp32 is */
