@@ -4,9 +4,10 @@
  * perf2bolt-19 applies them (../shared/reference/boltcfg.md): what BOLT
  * learns from the whole binary (relocations, interprocedural entry
  * points) is read once in cfgdis_open; each function's graph is built on
- * first use.  x86-64 through Capstone; the architecture-specific part is
- * the instruction classifier (x86_classify) and the jump-table patterns
- * (x86_jump_table), so an AArch64 pair can sit beside them.
+ * first use.  x86-64 through Capstone and x86dec's table; the
+ * architecture-specific part is the instruction classifier (x86chk.c)
+ * and the jump-table patterns (x86_jump_table), so an AArch64 pair can
+ * sit beside them.
  */
 #include <capstone/capstone.h>
 #include <gelf.h>
@@ -17,13 +18,8 @@
 #include "common.h"
 #include "functab.h"
 #include "cfg.h"
+#include "x86chk.h"
 #include "x86dec.h"
-
-/* instruction kinds */
-enum {
-	K_OTHER, K_NOP, K_JCC, K_JMP, K_IJMP, K_RET, K_CALL, K_ICALL,
-	K_TRAP, K_HLT, K_BAD
-};
 
 struct insn {
 	uint32_t	off;
@@ -484,19 +480,6 @@ cfgdis_stats(const struct cfgdis *d)
 /* ------------------------------------------------------------------ */
 /* x86-64 */
 
-static int
-x86_is_jcc(unsigned id)
-{
-	switch (id) {
-	case X86_INS_JAE: case X86_INS_JA: case X86_INS_JBE: case X86_INS_JB:
-	case X86_INS_JE: case X86_INS_JGE: case X86_INS_JG: case X86_INS_JLE:
-	case X86_INS_JL: case X86_INS_JNE: case X86_INS_JNO: case X86_INS_JNP:
-	case X86_INS_JNS: case X86_INS_JO: case X86_INS_JP: case X86_INS_JS:
-		return 1;
-	}
-	return 0;
-}
-
 /* the operands the jump-table patterns read, from a detailed decoding */
 static void
 x86_operands(const cs_insn *ci, struct insn *in)
@@ -520,97 +503,14 @@ x86_operands(const cs_insn *ci, struct insn *in)
 		}
 }
 
-/* a direct branch's or call's displacement from its encoding: 1 and *disp
- * for e8/e9/eb/7x/0f 8x after prefixes, else 0 */
-static int
-x86_rel(const uint8_t *q, size_t n, int64_t *disp)
-{
-	size_t k;
-
-	for (k = 0; k < n && (q[k] == 0x66 || q[k] == 0xf2 || q[k] == 0xf3 ||
-	    q[k] == 0x2e || q[k] == 0x3e); k++)
-		;
-	if (k + 5 == n && (q[k] == 0xe8 || q[k] == 0xe9))
-		*disp = (int32_t)ld32(q + k + 1, 0);
-	else if (k + 6 == n && q[k] == 0x0f && (q[k + 1] & 0xf0) == 0x80)
-		*disp = (int32_t)ld32(q + k + 2, 0);
-	else if (k + 2 == n && (q[k] == 0xeb || (q[k] & 0xf0) == 0x70))
-		*disp = (int8_t)q[k + 1];
-	else
-		return 0;
-	return 1;
-}
-
-/* the kind of an instruction from its id and encoding (no details);
- * next: the address after it */
+/* an instruction's class (x86chk.h) into in */
 static void
-x86_classify(const cs_insn *ci, struct insn *in, uint64_t next)
+x86_set(struct insn *in, const struct x86k *k)
 {
-	unsigned id = ci->id;
-	int64_t disp;
-	int rel = x86_rel(ci->bytes, ci->size, &disp);
-
-	in->id = (uint16_t)id;
-	in->kind = K_OTHER;
-	if (id == X86_INS_LEA) {
-		/* [prefixes] [REX] 8d modrm(00 reg 101) disp32 */
-		const uint8_t *q = ci->bytes;
-		size_t k = 0, n = ci->size;
-
-		while (k < n && (q[k] == 0x66 || q[k] == 0x67))
-			k++;
-		if (k < n && (q[k] & 0xf0) == 0x40)
-			k++;
-		if (k + 6 == n && q[k] == 0x8d && (q[k + 1] & 0xc7) == 0x05) {
-			in->riplea = 1;
-			in->target = next + (uint64_t)(int64_t)(int32_t)ld32(q + k + 2, 0);
-		}
-		return;
-	}
-	/* 66 90 is LLVM's NOOPW, Capstone's xchg %ax,%ax */
-	if (id == X86_INS_NOP || (ci->size == 2 && ci->bytes[0] == 0x66 &&
-	    ci->bytes[1] == 0x90)) {
-		in->kind = K_NOP;
-		return;
-	}
-	switch (id) {
-	case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JRCXZ:
-	case X86_INS_LOOP: case X86_INS_LOOPE: case X86_INS_LOOPNE:
-		in->kind = K_BAD;	/* isUnsupportedBranch */
-		return;
-	case X86_INS_RET: case X86_INS_RETF: case X86_INS_RETFQ:
-	case X86_INS_IRET: case X86_INS_IRETD: case X86_INS_IRETQ:
-		in->kind = K_RET;
-		return;
-	case X86_INS_UD2:
-		in->kind = K_TRAP;
-		return;
-	case X86_INS_XBEGIN:
-		/* LLVM: a conditional branch to the abort handler */
-		if (ci->size == 6 && ci->bytes[0] == 0xc7 &&
-		    ci->bytes[1] == 0xf8) {
-			in->kind = K_JCC;
-			in->target = next +
-			    (uint64_t)(int64_t)(int32_t)ld32(ci->bytes + 2, 0);
-		}
-		return;
-	case X86_INS_HLT:
-		in->kind = K_HLT;
-		return;
-	case X86_INS_JMP:
-		in->kind = rel ? K_JMP : K_IJMP;
-		break;
-	case X86_INS_CALL:
-		in->kind = rel ? K_CALL : K_ICALL;
-		break;
-	default:
-		if (x86_is_jcc(id) && rel)
-			in->kind = K_JCC;
-		else
-			return;
-	}
-	if (rel)
-		in->target = next + (uint64_t)disp;
+	in->kind = k->kind;
+	in->id = k->id;
+	in->riplea = k->riplea;
+	in->target = k->target;
 }
 
 static int
@@ -619,8 +519,8 @@ is_term(const struct insn *in)
 	if (in->nopped)
 		return 0;
 	switch (in->kind) {
-	case K_JCC: case K_JMP: case K_IJMP: case K_RET: case K_TRAP:
-	case K_HLT:
+	case X86K_JCC: case X86K_JMP: case X86K_IJMP: case X86K_RET:
+	case X86K_TRAP: case X86K_HLT:
 		return 1;
 	}
 	return 0;
@@ -1201,78 +1101,24 @@ x86_extra_len(const uint8_t *p, size_t n)
 	return 0;
 }
 
-static const uint16_t x86_jcc_ids[16] = {
-	X86_INS_JO, X86_INS_JNO, X86_INS_JB, X86_INS_JAE, X86_INS_JE,
-	X86_INS_JNE, X86_INS_JBE, X86_INS_JA, X86_INS_JS, X86_INS_JNS,
-	X86_INS_JP, X86_INS_JNP, X86_INS_JL, X86_INS_JGE, X86_INS_JLE,
-	X86_INS_JG
-};
-
 /* the instruction at p (address addr) by x86dec's table, as
- * x86_classify would see Capstone's decoding of it: 1, or 0 if the table
- * does not know it.  Capstone's id is set where the rules read it
- * (branches, lea, pop, leave); the others get it from detail(). */
+ * x86k_capstone would see Capstone's decoding of it (x86chk.h): 1, or 0
+ * if the table does not know it.  Capstone's id is set where the rules
+ * read it (branches, lea, pop, leave); the others get it from detail().
+ * Any other PC-relative operand is ripref's. */
 static int
 x86_fast(const uint8_t *p, size_t n, uint64_t addr, struct insn *in)
 {
 	struct x86d x;
-	uint64_t next;
+	struct x86k k;
 
-	if (!x86d_decode(p, n, &x))
+	if (!x86d_decode(p, n, &x) || !x86k_table(&x, p, addr, &k))
 		return 0;
-	next = addr + x.len;
+	in->size = x.len;
+	x86_set(in, &k);
 	if (x.mrip && x.kind != X86D_IJMP && x.kind != X86D_ICALL) {
 		in->ripref = 1;
-		in->target = next + (uint64_t)x.mdisp;
-	}
-	in->size = x.len;
-	in->kind = K_OTHER;
-	in->id = X86_INS_INVALID;
-	switch (x.kind) {
-	case X86D_NOP:
-		in->kind = K_NOP;
-		in->id = x.len == 2 && p[0] == 0x66 ? X86_INS_XCHG : X86_INS_NOP;
-		break;
-	case X86D_JCC:
-		in->kind = K_JCC;
-		in->id = x86_jcc_ids[x.cc & 15];
-		in->target = next + (uint64_t)x.disp;
-		break;
-	case X86D_JMP:
-		in->kind = K_JMP;
-		in->id = X86_INS_JMP;
-		in->target = next + (uint64_t)x.disp;
-		break;
-	case X86D_CALL:
-		in->kind = K_CALL;
-		in->id = X86_INS_CALL;
-		in->target = next + (uint64_t)x.disp;
-		break;
-	case X86D_RET:
-		in->kind = K_RET;
-		in->id = X86_INS_RET;
-		break;
-	case X86D_LEA:
-		in->id = X86_INS_LEA;
-		if (x.mrip) {
-			in->riplea = 1;
-			in->target = next + (uint64_t)x.mdisp;
-		}
-		break;
-	case X86D_POP:
-		in->id = X86_INS_POP;
-		break;
-	case X86D_LEAVE:
-		in->id = X86_INS_LEAVE;
-		break;
-	case X86D_ICALL:
-		in->kind = K_ICALL;
-		in->id = X86_INS_CALL;
-		break;
-	case X86D_IJMP:
-		in->kind = K_IJMP;
-		in->id = X86_INS_JMP;
-		break;
+		in->target = addr + x.len + (uint64_t)x.mdisp;
 	}
 	return 1;
 }
@@ -1302,6 +1148,7 @@ decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *capout,
 	addr = f->addr;
 	while (left > 0) {
 		struct insn in;
+		struct x86k k;
 		uint64_t o = off;
 		size_t xl = 0;
 
@@ -1337,7 +1184,7 @@ decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *capout,
 		}
 		if (xl > 0) {
 			in.size = (uint8_t)xl;
-			in.kind = K_OTHER;
+			in.kind = X86K_OTHER;
 			in.id = X86_INS_INVALID;
 			in.detailed = 1;
 			p += xl;
@@ -1347,9 +1194,10 @@ decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *capout,
 		} else {
 			in.size = (uint8_t)ci->size;
 			in.slow = 1;
-			x86_classify(ci, &in, addr);
+			x86k_capstone(ci, &k);
+			x86_set(&in, &k);
 			off += ci->size;
-			if (in.kind == K_BAD) {
+			if (in.kind == X86K_BAD) {
 				ret = -1;
 				break;
 			}
@@ -1489,15 +1337,15 @@ scan_branches(struct cfgdis *d)
 			uint64_t t = in->target;
 			size_t ti;
 
-			if (in->slow && in->kind == K_OTHER &&
+			if (in->slow && in->kind == X86K_OTHER &&
 			    slow_ripref(d, f->addr + in->off, in->size, &t))
 				;
-			else if (in->kind != K_JMP && in->kind != K_JCC &&
-			    in->kind != K_CALL && !in->riplea && !in->ripref)
+			else if (in->kind != X86K_JMP && in->kind != X86K_JCC &&
+			    in->kind != X86K_CALL && !in->riplea && !in->ripref)
 				continue;
 			/* with relocations, a relocated operand is read from
 			 * its relocation (UsedReloc), not as an address */
-			if (in->kind == K_OTHER && ft->has_relocs &&
+			if (in->kind == X86K_OTHER && ft->has_relocs &&
 			    reloc_in(d, f->addr + in->off + 1,
 			    f->addr + in->off + in->size))
 				continue;
@@ -1506,7 +1354,7 @@ scan_branches(struct cfgdis *d)
 			 * lea): an address of its own code makes a function
 			 * non-simple, and the address an entry point
 			 * (addEntryPointAtOffset) */
-			if (in->kind == K_OTHER && t > f->addr &&
+			if (in->kind == X86K_OTHER && t > f->addr &&
 			    t - f->addr < f->size) {
 				d->selfref[fi] = 1;
 				push64(&d->xent[fi], &d->nxent[fi], &d->capxent[fi],
@@ -1684,7 +1532,7 @@ build(struct cfgdis *d, size_t fi)
 		uint64_t t;
 		int pic;
 
-		if (b.in[i].kind == K_IJMP &&
+		if (b.in[i].kind == X86K_IJMP &&
 		    x86_jump_table(&b, (long)i, &t, &pic) == IB_TABLE)
 			push64(&b.tables, &b.ntables, &b.captables, t);
 	}
@@ -1742,8 +1590,8 @@ build(struct cfgdis *d, size_t fi)
 		uint64_t a = in->target;
 
 		switch (in->kind) {
-		case K_JCC:
-		case K_JMP:
+		case X86K_JCC:
+		case X86K_JMP:
 			if (a >= f->addr && a - f->addr < f->size) {
 				push64(&b.labels, &b.nlabels, &b.caplabels,
 				    a - f->addr);
@@ -1753,12 +1601,12 @@ build(struct cfgdis *d, size_t fi)
 			else
 				in->tail = 1;
 			break;
-		case K_CALL:
+		case X86K_CALL:
 			if (a > f->addr && a - f->addr < f->size)
 				push64(&b.labels, &b.nlabels, &b.caplabels,
 				    a - f->addr);
 			break;
-		case K_IJMP: {
+		case X86K_IJMP: {
 			uint64_t t = 0, *tg = NULL;
 			size_t ntg = 0, captg = 0, m;
 			int pic, r = x86_jump_table(&b, (long)i, &t, &pic);
@@ -1819,10 +1667,10 @@ build(struct cfgdis *d, size_t fi)
 			else if (after_term) {
 				/* the double jump: a jmp joins the block of a
 				 * jcc (or other non-branch terminator) */
-				if (in->kind == K_JMP && !in->tail && !in->nopped &&
-				    prev != NULL && !(prev->kind == K_JMP &&
-				    !prev->tail) && prev->kind != K_RET &&
-				    !prev->tail)
+				if (in->kind == X86K_JMP && !in->tail &&
+				    !in->nopped && prev != NULL &&
+				    !(prev->kind == X86K_JMP && !prev->tail) &&
+				    prev->kind != X86K_RET && !prev->tail)
 					newb = 0;
 				else
 					newb = 1;
@@ -1868,7 +1716,7 @@ build(struct cfgdis *d, size_t fi)
 
 		b.nreftg = uniq(b.reftg, b.nreftg);
 		for (i = 0; i < b.nin; i++)
-			nij += b.in[i].kind == K_IJMP;
+			nij += b.in[i].kind == X86K_IJMP;
 		for (e = 0; e < b.njts; e++) {
 			long ji = (long)(b.jts[e] / 2);
 			int pic = (int)(b.jts[e] & 1);
@@ -1954,18 +1802,19 @@ build(struct cfgdis *d, size_t fi)
 			long li = insn_at(&b, bb->last);
 			const struct insn *last = &b.in[li];
 			int falls = 0;
-			int ctc = last->kind == K_JCC && last->tail;
+			int ctc = last->kind == X86K_JCC && last->tail;
 
-			if (last->kind == K_CALL || last->kind == K_ICALL)
+			if (last->kind == X86K_CALL || last->kind == X86K_ICALL)
 				bb->flags |= CFG_ENDS_CALL;
-			if (last->kind == K_RET)
+			if (last->kind == X86K_RET)
 				bb->flags |= CFG_ENDS_RET;
 			if (last->tail)
 				bb->flags |= CFG_ENDS_TAIL;
 			if (sn[i] == 0)
 				falls = ctc ? 1 : !is_term(last);
 			else if (sn[i] == 1)
-				falls = !ctc && last->kind == K_JCC && !last->nopped;
+				falls = !ctc && last->kind == X86K_JCC &&
+				    !last->nopped;
 			if (falls && i + 1 < nb) {
 				bb->flags |= CFG_FALLS;
 				xgrow(&sv[i], &sc[i], sn[i] + 1, sizeof(**sv));
@@ -2025,8 +1874,8 @@ keep_sites(struct cfg *g, const struct fbuild *b)
 
 	for (i = 0; i < b->nin; i++)
 		switch (b->in[i].kind) {
-		case K_CALL: case K_ICALL: case K_JMP: case K_IJMP:
-		case K_JCC: case K_RET:
+		case X86K_CALL: case X86K_ICALL: case X86K_JMP: case X86K_IJMP:
+		case X86K_JCC: case X86K_RET:
 			if (!b->in[i].nopped)
 				n++;
 			break;
@@ -2036,10 +1885,11 @@ keep_sites(struct cfg *g, const struct fbuild *b)
 		const struct insn *in = &b->in[i];
 		struct cfg_site *s = &g->sites[g->nsites];
 		static const uint8_t kinds[] = {
-			[K_CALL] = CFG_SITE_CALL, [K_ICALL] = CFG_SITE_ICALL,
-			[K_JMP] = CFG_SITE_JMP, [K_IJMP] = CFG_SITE_IJMP,
-			[K_JCC] = CFG_SITE_JCC, [K_RET] = CFG_SITE_RET,
-			[K_BAD] = 0
+			[X86K_CALL] = CFG_SITE_CALL,
+			[X86K_ICALL] = CFG_SITE_ICALL,
+			[X86K_JMP] = CFG_SITE_JMP, [X86K_IJMP] = CFG_SITE_IJMP,
+			[X86K_JCC] = CFG_SITE_JCC, [X86K_RET] = CFG_SITE_RET,
+			[X86K_BAD] = 0
 		};
 
 		if (in->nopped || kinds[in->kind] == 0)

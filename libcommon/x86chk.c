@@ -1,32 +1,18 @@
 /* See COPYING file for copyright and license details. */
 /*
- * x86chk.c: x86dec against Capstone (x86chk.h).  The two views below
- * restate cfgdis.c's: cs_view its x86_classify (an instruction as
- * Capstone decodes it), x86d_view its x86_fast (the same instruction
- * from the table).  Where they part, cfgdis.c would build another graph
- * from the table than from Capstone.  A NOP's id is not compared: no
- * rule reads it, and x86_fast's xchg for 66 90 is Capstone 4.0.2's nop.
+ * x86chk.c: an instruction as cfgdis.c's rules read it, from Capstone or
+ * from x86dec's table, and the check that the two agree (x86chk.h).
+ * A NOP's id is not compared: no rule reads it, and the table's xchg for
+ * 66 90 is Capstone 4.0.2's nop.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "common.h"
 #include "x86chk.h"
 #include "x86dec.h"
 
-/* cfgdis.c's kinds */
-enum {
-	C_OTHER, C_NOP, C_JCC, C_JMP, C_IJMP, C_RET, C_CALL, C_ICALL,
-	C_TRAP, C_HLT, C_BAD
-};
-
-struct view {
-	int		kind;
-	unsigned	id;	/* X86_INS_INVALID: left to Capstone */
-	int		riplea;
-	uint64_t	target;	/* direct branches, riplea */
-};
-
-static const unsigned jcc_ids[16] = {
+static const uint16_t jcc_ids[16] = {
 	X86_INS_JO, X86_INS_JNO, X86_INS_JB, X86_INS_JAE, X86_INS_JE,
 	X86_INS_JNE, X86_INS_JBE, X86_INS_JA, X86_INS_JS, X86_INS_JNS,
 	X86_INS_JP, X86_INS_JNP, X86_INS_JL, X86_INS_JGE, X86_INS_JLE,
@@ -34,13 +20,13 @@ static const unsigned jcc_ids[16] = {
 };
 
 static int64_t
-le32(const uint8_t *p)
+le32s(const uint8_t *p)
 {
-	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 |
-	    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+	return (int32_t)ld32(p, 0);
 }
 
-/* x86_rel: a direct branch's displacement, read from its encoding */
+/* a direct branch's or call's displacement from its encoding: 1 and *disp
+ * for e8/e9/eb/7x/0f 8x after prefixes, else 0 */
 static int
 rel(const uint8_t *q, size_t n, int64_t *disp)
 {
@@ -50,9 +36,9 @@ rel(const uint8_t *q, size_t n, int64_t *disp)
 	    q[k] == 0x2e || q[k] == 0x3e); k++)
 		;
 	if (k + 5 == n && (q[k] == 0xe8 || q[k] == 0xe9))
-		*disp = le32(q + k + 1);
+		*disp = le32s(q + k + 1);
 	else if (k + 6 == n && q[k] == 0x0f && (q[k + 1] & 0xf0) == 0x80)
-		*disp = le32(q + k + 2);
+		*disp = le32s(q + k + 2);
 	else if (k + 2 == n && (q[k] == 0xeb || (q[k] & 0xf0) == 0x70))
 		*disp = (int8_t)q[k + 1];
 	else
@@ -71,9 +57,8 @@ is_jcc(unsigned id)
 	return 0;
 }
 
-/* x86_classify */
-static void
-cs_view(const cs_insn *ci, struct view *v)
+void
+x86k_capstone(const cs_insn *ci, struct x86k *v)
 {
 	const uint8_t *q = ci->bytes;
 	size_t n = ci->size, k = 0;
@@ -82,53 +67,56 @@ cs_view(const cs_insn *ci, struct view *v)
 	int r = rel(q, n, &disp);
 
 	memset(v, 0, sizeof(*v));
-	v->id = ci->id;
-	v->kind = C_OTHER;
+	v->id = (uint16_t)ci->id;
+	v->kind = X86K_OTHER;
 	if (ci->id == X86_INS_LEA) {
+		/* [prefixes] [REX] 8d modrm(00 reg 101) disp32 */
 		while (k < n && (q[k] == 0x66 || q[k] == 0x67))
 			k++;
 		if (k < n && (q[k] & 0xf0) == 0x40)
 			k++;
 		if (k + 6 == n && q[k] == 0x8d && (q[k + 1] & 0xc7) == 0x05) {
 			v->riplea = 1;
-			v->target = next + (uint64_t)le32(q + k + 2);
+			v->target = next + (uint64_t)le32s(q + k + 2);
 		}
 		return;
 	}
+	/* 66 90 is LLVM's NOOPW, Capstone's xchg %ax,%ax */
 	if (ci->id == X86_INS_NOP || (n == 2 && q[0] == 0x66 && q[1] == 0x90)) {
-		v->kind = C_NOP;
+		v->kind = X86K_NOP;
 		return;
 	}
 	switch (ci->id) {
 	case X86_INS_JCXZ: case X86_INS_JECXZ: case X86_INS_JRCXZ:
 	case X86_INS_LOOP: case X86_INS_LOOPE: case X86_INS_LOOPNE:
-		v->kind = C_BAD;
+		v->kind = X86K_BAD;	/* isUnsupportedBranch */
 		return;
 	case X86_INS_RET: case X86_INS_RETF: case X86_INS_RETFQ:
 	case X86_INS_IRET: case X86_INS_IRETD: case X86_INS_IRETQ:
-		v->kind = C_RET;
+		v->kind = X86K_RET;
 		return;
 	case X86_INS_UD2:
-		v->kind = C_TRAP;
+		v->kind = X86K_TRAP;
 		return;
 	case X86_INS_XBEGIN:
+		/* LLVM: a conditional branch to the abort handler */
 		if (n == 6 && q[0] == 0xc7 && q[1] == 0xf8) {
-			v->kind = C_JCC;
-			v->target = next + (uint64_t)le32(q + 2);
+			v->kind = X86K_JCC;
+			v->target = next + (uint64_t)le32s(q + 2);
 		}
 		return;
 	case X86_INS_HLT:
-		v->kind = C_HLT;
+		v->kind = X86K_HLT;
 		return;
 	case X86_INS_JMP:
-		v->kind = r ? C_JMP : C_IJMP;
+		v->kind = r ? X86K_JMP : X86K_IJMP;
 		break;
 	case X86_INS_CALL:
-		v->kind = r ? C_CALL : C_ICALL;
+		v->kind = r ? X86K_CALL : X86K_ICALL;
 		break;
 	default:
 		if (is_jcc(ci->id) && r)
-			v->kind = C_JCC;
+			v->kind = X86K_JCC;
 		else
 			return;
 	}
@@ -136,40 +124,39 @@ cs_view(const cs_insn *ci, struct view *v)
 		v->target = next + (uint64_t)disp;
 }
 
-/* x86_fast */
-static void
-x86d_view(const struct x86d *x, const uint8_t *p, uint64_t addr,
-    struct view *v)
+int
+x86k_table(const struct x86d *x, const uint8_t *p, uint64_t addr,
+    struct x86k *v)
 {
 	uint64_t next = addr + x->len;
 
 	memset(v, 0, sizeof(*v));
-	v->kind = C_OTHER;
+	v->kind = X86K_OTHER;
 	v->id = X86_INS_INVALID;
 	switch (x->kind) {
 	case X86D_OTHER:
 		break;
 	case X86D_NOP:
-		v->kind = C_NOP;
+		v->kind = X86K_NOP;
 		v->id = x->len == 2 && p[0] == 0x66 ? X86_INS_XCHG : X86_INS_NOP;
 		break;
 	case X86D_JCC:
-		v->kind = C_JCC;
+		v->kind = X86K_JCC;
 		v->id = jcc_ids[x->cc & 15];
 		v->target = next + (uint64_t)x->disp;
 		break;
 	case X86D_JMP:
-		v->kind = C_JMP;
+		v->kind = X86K_JMP;
 		v->id = X86_INS_JMP;
 		v->target = next + (uint64_t)x->disp;
 		break;
 	case X86D_CALL:
-		v->kind = C_CALL;
+		v->kind = X86K_CALL;
 		v->id = X86_INS_CALL;
 		v->target = next + (uint64_t)x->disp;
 		break;
 	case X86D_RET:
-		v->kind = C_RET;
+		v->kind = X86K_RET;
 		v->id = X86_INS_RET;
 		break;
 	case X86D_LEA:
@@ -186,26 +173,27 @@ x86d_view(const struct x86d *x, const uint8_t *p, uint64_t addr,
 		v->id = X86_INS_LEAVE;
 		break;
 	case X86D_ICALL:
-		v->kind = C_ICALL;
+		v->kind = X86K_ICALL;
 		v->id = X86_INS_CALL;
 		break;
 	case X86D_IJMP:
-		v->kind = C_IJMP;
+		v->kind = X86K_IJMP;
 		v->id = X86_INS_JMP;
 		break;
 	default:
-		v->kind = -1;
+		return 0;
 	}
+	return 1;
 }
 
 /* Capstone's own operands agree with the encoding cfgdis reads (a check
- * of the views above as much as of the table) */
+ * of x86k_capstone as much as of the table) */
 static int
-cs_operands_agree(const cs_insn *ci, const struct view *v)
+cs_operands_agree(const cs_insn *ci, const struct x86k *v)
 {
 	const cs_x86 *x = &ci->detail->x86;
 
-	if (v->kind == C_JCC || v->kind == C_JMP || v->kind == C_CALL)
+	if (v->kind == X86K_JCC || v->kind == X86K_JMP || v->kind == X86K_CALL)
 		return x->op_count == 1 && x->operands[0].type == X86_OP_IMM &&
 		    (uint64_t)x->operands[0].imm == v->target;
 	if (v->riplea)
@@ -222,12 +210,14 @@ x86chk(csh cs, cs_insn *ci, const uint8_t *p, size_t n, uint64_t addr,
     size_t *cslen, char *why, size_t whylen)
 {
 	struct x86d x;
-	struct view a, b;
+	struct x86k a, b;
 	const uint8_t *q = p;
 	size_t left = n;
 	uint64_t a0 = addr;
-	int known = x86d_decode(p, n, &x), ok;
+	int known, ok;
 	const char *what = NULL;
+
+	known = x86d_decode(p, n, &x) && x86k_table(&x, p, addr, &a);
 
 	ok = cs_disasm_iter(cs, &q, &left, &a0, ci);
 	*cslen = ok ? ci->size : 0;
@@ -238,18 +228,17 @@ x86chk(csh cs, cs_insn *ci, const uint8_t *p, size_t n, uint64_t addr,
 		    x.len);
 		return -1;
 	}
-	x86d_view(&x, p, addr, &a);
-	cs_view(ci, &b);
+	x86k_capstone(ci, &b);
 	if (x.len != ci->size)
 		what = "length";
 	else if (a.kind != b.kind)
 		what = "kind";
-	else if (a.id != X86_INS_INVALID && a.id != b.id && a.kind != C_NOP)
+	else if (a.id != X86_INS_INVALID && a.id != b.id && a.kind != X86K_NOP)
 		what = "Capstone id";
 	else if (a.riplea != b.riplea)
 		what = "PC-relative lea";
-	else if ((a.riplea || a.kind == C_JCC || a.kind == C_JMP ||
-	    a.kind == C_CALL) && a.target != b.target)
+	else if ((a.riplea || a.kind == X86K_JCC || a.kind == X86K_JMP ||
+	    a.kind == X86K_CALL) && a.target != b.target)
 		what = "target";
 	else if (!cs_operands_agree(ci, &b))
 		what = "Capstone's operands";
