@@ -93,8 +93,10 @@ void	 cfg_free(struct cfg *);
 /*
  * cfgdis.c: graphs by disassembly, as perf2bolt-19 builds them.  What
  * BOLT learns from the whole binary (relocations of --emit-relocs builds,
- * entries from other functions) is read by cfgdis_open; a function's
- * graph is built by its first cfgdis_get and kept.
+ * entries from other functions, a BAT section: BOLT's BAT mode, where a
+ * function with secondary entry points keeps its graph without
+ * relocations) is read by cfgdis_open; a function's graph is built by
+ * its first cfgdis_get and kept.
  */
 struct elfobj;
 struct functab;

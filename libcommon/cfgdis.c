@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bat.h"
 #include "common.h"
 #include "functab.h"
 #include "cfg.h"
@@ -72,6 +73,7 @@ struct cfgdis {
 	uint8_t		*selfref;	/* code reference into itself */
 	int		 scanned;	/* branches of all functions scanned */
 	int		 splitpass;	/* split_tables is running */
+	int		 bat;		/* a BAT section: BOLT's BAT mode */
 	struct insn	*scratch;	/* scan_branches' decoding */
 	size_t		 capscratch;
 	struct cfgdis_stats stats;
@@ -393,6 +395,8 @@ cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
 	d = xcalloc(1, sizeof(*d));
 	d->ft = ft;
 	d->eo = eo;
+	/* HasBATSection: a BOLTed binary that llvm-bolt --enable-bat wrote */
+	d->bat = elfobj_section(eo, BAT_SECTION, NULL, NULL, NULL, NULL) == 1;
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &d->cs) != CS_ERR_OK) {
 		snprintf(err, errlen, "capstone: cannot open x86-64");
 		free(d);
@@ -1491,9 +1495,12 @@ build(struct cfgdis *d, size_t fi)
 		g->nocfg = 1;
 		g->why = "relocation in the padding";
 	}
+	/* HasInternalLabelReference fails postProcessIndirectBranches,
+	 * after the graph is built; the address is also an entry point, so
+	 * that without relocations, outside BAT mode, the function has no
+	 * graph at all (below) */
 	if (d->selfref[fi]) {
 		b.nonsimple = 1;
-		g->nocfg |= !reloc;
 		g->why = "reference to its own code";
 	}
 	/* secondary entries: symbols, interprocedural references */
@@ -1506,7 +1513,10 @@ build(struct cfgdis *d, size_t fi)
 		push64(&b.entries, &b.nentries, &b.capentries,
 		    d->xent[fi][k] - f->addr);
 	b.nentries = uniq(b.entries, b.nentries);
-	if (b.nentries > 0 && !reloc) {
+	/* postProcessEntryPoints: without relocations an entry point makes
+	 * the function non-simple before its graph is built, except in BAT
+	 * mode (BOLT 19 registers the known entry points for the graph) */
+	if (b.nentries > 0 && !reloc && !d->bat) {
 		b.nonsimple = 1;
 		g->nocfg = 1;
 		g->why = "secondary entry points without relocations";

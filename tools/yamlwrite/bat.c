@@ -545,28 +545,16 @@ dis(struct bctx *c)
 }
 
 /* the graph perf2bolt-19 profiles function fi of the BOLTed binary on,
- * or NULL.  A binary with a BAT section is BOLT's BAT mode: there
- * postProcessEntryPoints keeps a function with secondary entry points
- * simple without relocations ("register any known entry points for CFG
- * construction"), where cfgdis, which knows no BAT mode, follows the
- * rule of other binaries (no graph).  Its graph is built all the same:
- * taken here unless the function has no graph for another reason
- * (cfgdis names the last reason it found; a symbol or FDE conflict is
- * functab's) */
+ * or NULL (cfgdis knows BOLT's BAT mode: a function with secondary entry
+ * points has its graph there without relocations) */
 static const struct cfg *
 bat_graph(struct bctx *c, size_t fi)
 {
 	const struct cfg *g = cfgdis_get(dis(c), fi);
 
-	if (g->ignored || g->nblocks == 0)
+	if (g->ignored || g->nblocks == 0 || g->nocfg)
 		return NULL;
-	if (!g->nocfg)
-		return g;
-	if (!c->bo.has_relocs && !(c->bo.f[fi].flags & BF_NONSIMPLE) &&
-	    g->why != NULL && strcmp(g->why,
-	    "secondary entry points without relocations") == 0)
-		return g;
-	return NULL;
+	return g;
 }
 
 /* BAT's translate(FuncAddr, Offset, false) on the fragment f itself */
