@@ -3,7 +3,9 @@
 # README ("Using it") runs as written against the LLVM 19 tools, in a
 # directory with the files the examples name: app (tests/data/progs/demo.c
 # built with --emit-relocs) and app.c, perf.data (an LBR recording of app
-# written by mkperfdata, pid 4242), app.preagg, host*.preagg, raw
+# written by mkperfdata, pid 4242), app.bat (app optimized by llvm-bolt-19
+# --enable-bat) and bat.data (an LBR recording of it), app.preagg,
+# host*.preagg, raw
 # instrumentation profiles (default.profraw, default_*.profraw, runs/,
 # nightly/, profiles/).  The one command that cannot run here is
 # `perf record -j any,u`: this machine has no branch-stack hardware, and
@@ -20,6 +22,14 @@ setup_file() {
 	python3 "$DATA/preagg/randlbr.py" app 0 4242 3000 1 "$F/app" > app.events
 	mkperfdata -o perf.data app.events
 	perfdecode perf.data | preagg --legacy -b ./app > app.preagg
+	# app.bat: app optimized with translation tables, and a recording
+	# of it
+	perfdecode perf.data | preagg -b ./app | fdatawrite -o app.fdata ./app
+	llvm-bolt-19 app -data app.fdata -o app.bat --enable-bat \
+	    -reorder-blocks=ext-tsp -split-functions > /dev/null 2>&1
+	python3 "$DATA/preagg/randlbr.py" app.bat 0 4242 3000 1 "$F/app.bat" > bat.events
+	mkperfdata -o bat.data bat.events
+	rm app.fdata
 	for h in 1 2 3; do
 		python3 "$DATA/preagg/randlbr.py" app 0 4242 300 "$h" "$F/app" |
 		    preagg -b ./app > host$h.preagg

@@ -30,18 +30,21 @@
 static void
 usage(void)
 {
-	printf("usage: %s [-v] [--bolted | --translated] [-o fdata] binary "
+	printf("usage: %s [-v] [--bolted | --literal] [-o fdata] binary "
 	    "[preagg]\n"
 	    "Write the fdata perf2bolt-19 writes for a pre-aggregated profile "
 	    "of binary.\n"
 	    "  -o, --output=FILE  write to FILE (default: standard output)\n"
-	    "      --bolted       the profile was collected on a BOLTed binary: "
-	    "write the\n"
-	    "                     boltedcollection form, each fall-through as "
-	    "given\n"
-	    "      --translated   the same profile (batmap's translation) in the "
-	    "ordinary\n"
-	    "                     form: each pair of blocks as the input's edge\n"
+	    "      --bolted       the profile was collected on a BOLTed binary "
+	    "(batmap's\n"
+	    "                     output): write the boltedcollection form, "
+	    "each\n"
+	    "                     fall-through as given\n"
+	    "      --literal      write a branch from an instruction that is no "
+	    "branch\n"
+	    "                     as given, as perf2bolt --pa does (by default, "
+	    "batmap's\n"
+	    "                     pairs of blocks become the input's edges)\n"
 	    "  -v, --verbose      counts of entries, traces and functions on "
 	    "standard error\n"
 	    "  -h, --help         this help\n"
@@ -148,7 +151,7 @@ struct ctx {
 	char		 bid[129];	/* the binary's build-id in hex */
 	uint64_t	 base;		/* added to offsets of a PIE */
 	int		 bolted;
-	int		 translated;	/* --translated: block pairs as edges */
+	int		 translated;	/* not --bolted or --literal: block pairs as edges */
 	/* counts for -v */
 	struct pawalk	 w;		/* the entries cut into branches and
 					 * fall-throughs */
@@ -185,21 +188,22 @@ count_steps(struct ctx *c, const struct bfunc *f, const struct cfg *g,
 		c->ftc[fi][i] += count;
 }
 
-/* --translated: f's graph, when it has one and fo lies in its block *fb
- * without being the block's last instruction; else NULL */
+/* translation: f's graph, when it has one and fo lies in its block *fb
+ * and is not the block's branch (or return); else NULL */
 static const struct cfg *
 mid_block(struct ctx *c, const struct bfunc *f, uint64_t fo, long *fb)
 {
 	const struct cfg *g = cfgdis_get(c->cd, (size_t)(f - c->ft.f));
 
 	if (g->ignored || !g->simple || (*fb = cfg_block_at(g, fo)) < 0 ||
-	    g->blocks[*fb].last == fo)
+	    (g->blocks[*fb].last == fo && cfg_site_at(g, fo) != NULL &&
+	    cfg_site_at(g, fo)->kind != CFG_SITE_CALL))
 		return NULL;
 	return g;
 }
 
-/* a branch from an instruction that is no branch (nor return) and not
- * its block's last to the start of a block: batmap's entry for a pair of
+/* a branch from an instruction that is no branch (nor return) to the
+ * start of a block: batmap's entry for a pair of
  * blocks BOLT's layout made adjacent (from the first block's start, where
  * BAT maps no input instruction, or from the last it maps there;
  * batmap(1)).  llvm-bolt takes such a source only in the
@@ -207,9 +211,11 @@ mid_block(struct ctx *c, const struct bfunc *f, uint64_t fo, long *fb)
  * between the two: the edge from the block's last instruction when the
  * second block is a successor, else the fall-through steps when the
  * blocks between them follow each other (1: done, counted as such; 0:
- * write the branch as it is).  Only with --translated: perf2bolt --pa
- * writes such a branch as it is (real branch sources are branches, and
- * never come here). */
+ * write the branch as it is; so is a branch from a block's start to
+ * itself, between two BOLTed blocks of one input block, which llvm-bolt
+ * ignores in both forms).  Not with --literal, which writes such a
+ * branch as perf2bolt --pa does, as it is (the source of a real branch
+ * is a branch and never comes here). */
 static int
 block_pair(struct ctx *c, const struct bfunc *f, uint64_t fo, uint64_t to,
     uint64_t count, uint64_t mis)
@@ -218,7 +224,7 @@ block_pair(struct ctx *c, const struct bfunc *f, uint64_t fo, uint64_t to,
 	const struct cfg_site *s;
 	long fb, tb, x, y;
 
-	if ((g = mid_block(c, f, fo, &fb)) == NULL ||
+	if (fo == to || (g = mid_block(c, f, fo, &fb)) == NULL ||
 	    (tb = cfg_block_at(g, to)) < 0 || g->blocks[tb].start != to)
 		return 0;
 	/* a call may be the last instruction BAT maps in its block; a
@@ -240,12 +246,13 @@ block_pair(struct ctx *c, const struct bfunc *f, uint64_t fo, uint64_t to,
 	return 0;
 }
 
-/* --translated: a branch from an instruction that is no branch (nor
- * return) and not its block's last to the start of another function t:
- * BOLT's conditional tail call (its layout joined the jcc and the block
- * holding the tail call; BAT maps the branch to the jcc's block).  In the
- * input it is the edge to the successor that tail-calls t, and the tail
- * call (1: done; 0: write the branch as it is). */
+/* translation: a branch from an instruction that is no branch (nor
+ * return) to the start of another function t, where the instruction's
+ * block goes on to a successor that only tail-calls t: BOLT's conditional
+ * tail call, the double jump it removed, or a tail call it copied to the
+ * end of a block (BAT maps the new branch to the block's start or to its
+ * last instruction it maps).  In the input it is the edge to that
+ * successor and the tail call (1: done; 0: write the branch as it is). */
 static int
 tail_pair(struct ctx *c, const struct bfunc *f, uint64_t fo,
     const struct bfunc *t, uint64_t count, uint64_t mis)
@@ -528,6 +535,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "bolted",	no_argument,	   NULL, 'B' },
 		{ "translated",	no_argument,	   NULL, 'T' },
+		{ "literal",	no_argument,	   NULL, 'L' },
 		{ "output",	required_argument, NULL, 'o' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "help",	no_argument,	   NULL, 'h' },
@@ -539,7 +547,7 @@ main(int argc, char **argv)
 	struct pa_entry e;
 	const char *outpath = NULL, *in;
 	char err[512];
-	int ch, verbose = 0;
+	int ch, verbose = 0, literal = 0;
 	const struct cfgdis_stats *st;
 
 	prog_init(argc, argv);
@@ -551,6 +559,9 @@ main(int argc, char **argv)
 			break;
 		case 'T':
 			c.translated = 1;
+			break;
+		case 'L':
+			literal = 1;
 			break;
 		case 'o':
 			outpath = optarg;
@@ -572,8 +583,11 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc < 1 || argc > 2)
 		prog_usage_error("expected a binary and at most one input");
-	if (c.bolted && c.translated)
-		prog_usage_error("--bolted and --translated exclude each other");
+	if (c.bolted + c.translated + literal > 1)
+		prog_usage_error("--bolted, --translated and --literal exclude "
+		    "each other");
+	/* the ordinary form repairs batmap's block pairs unless told not to */
+	c.translated = !c.bolted && !literal;
 	in = argc == 2 ? argv[1] : "-";
 	if (elfobj_open(&c.eo, argv[0], err, sizeof(err)) == -1 ||
 	    functab_load(&c.ft, &c.eo, err, sizeof(err)) == -1) {

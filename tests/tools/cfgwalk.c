@@ -18,12 +18,19 @@
  *   - an indirect call calls a function of the binary picked by the
  *     distribution; an indirect jump (a jump table, a tail call through
  *     a pointer) returns to the caller, as a tail call would;
- *   - a walk ends when its first function returns, at ud2/hlt or an
- *     undecodable instruction, or, past a budget of branches, at its
- *     next branch: that branch then goes to the entry of the next walk's
- *     function, picked by the distribution: uniform (every function
- *     equally likely) or skewed (Zipf over a seeded ranking: a few hot
- *     functions).
+ *   - a walk ends when its first function returns (to a library
+ *     address), at a call that ends its function (noreturn: the callee
+ *     is not walked), at ud2/hlt, a loop instruction or an undecodable
+ *     instruction, or, past a budget of branches, at its next branch;
+ *     the next walk is entered from a library address, as a callback,
+ *     at the entry of a function picked by the distribution: uniform
+ *     (every function equally likely) or skewed (Zipf over a seeded
+ *     ranking: a few hot functions).
+ *
+ * As on a real machine, a recorded branch leaves only from a branch,
+ * call or return instruction, and a function reached by an indirect
+ * call or at the start of a walk is never a split-off fragment
+ * (foo.cold, foo.cold.0: code reached only by its parent's branches).
  *
  * So every stretch between two recorded branches is real straight-line
  * code of one function, as perf2bolt checks it.  Every PERIOD branches
@@ -62,6 +69,7 @@ struct func {
 	struct insn	*in;		/* decoded on first use */
 	size_t		nin;
 	int		decoded;
+	int		frag;		/* a fragment (foo.cold): never an entry */
 };
 
 struct frame {
@@ -231,7 +239,7 @@ insn_at(size_t f, uint64_t addr)
 }
 
 static size_t
-pick_func(void)
+pick_any(void)
 {
 	size_t lo = 0, hi;
 	double u;
@@ -249,6 +257,18 @@ pick_func(void)
 			hi = mid;
 	}
 	return rank_func[lo];
+}
+
+/* a function to enter from outside or by an indirect call: any but a
+ * fragment (load() keeps at least one that is not) */
+static size_t
+pick_func(void)
+{
+	size_t g;
+
+	while (funcs[g = pick_any()].frag)
+		;
+	return g;
 }
 
 /* taken or not: the direction a conditional branch prefers (skewed) */
@@ -327,6 +347,17 @@ libaddr(uint64_t target)
 #define MAXSTACK	256
 #define BUDGET		400
 
+/* the next walk, entered from outside (a library address, as a
+ * callback) at the entry of a function picked by the distribution */
+static size_t
+next_walk(uint64_t from)
+{
+	size_t g = pick_func();
+
+	record(from, funcs[g].addr);
+	return g;
+}
+
 static void
 walk(void)
 {
@@ -338,14 +369,12 @@ walk(void)
 		struct func *fn = &funcs[f];
 		const struct insn *in;
 		uint64_t pc, next;
-		int restart = 0;
 
 		if (!fn->decoded)
 			decode(fn);
 		if (i >= fn->nin) {	/* ran off the end: start over */
-			f = pick_func();
-			i = 0;
-			sp = 0;
+			f = next_walk(libaddr(fn->addr + fn->size));
+			i = sp = 0;
 			budget = BUDGET;
 			continue;
 		}
@@ -359,15 +388,13 @@ walk(void)
 			continue;
 		}
 		if (budget == 0 || in->kind == K_STOP ||
-		    (in->kind == K_RET && sp == 0) ||
-		    (in->kind == K_JMPI && sp == 0))
-			restart = 1;
-		if (restart) {
-			g = pick_func();
-			record(pc, funcs[g].addr);
-			f = g;
-			i = 0;
-			sp = 0;
+		    (in->kind == K_RET && sp == 0)) {
+			/* the walk ends; a return first goes back to the
+			 * library that called the walk's first function */
+			if (in->kind == K_RET && budget != 0)
+				record(pc, libaddr(pc));
+			f = next_walk(libaddr(pc));
+			i = sp = 0;
 			budget = BUDGET;
 			continue;
 		}
@@ -389,9 +416,7 @@ walk(void)
 			}
 			/* outside the binary: it returns to our caller */
 			if (sp == 0) {	/* no caller: the next walk */
-				g = pick_func();
-				record(libaddr(in->target), funcs[g].addr);
-				f = g;
+				f = next_walk(libaddr(in->target));
 				i = 0;
 				budget = BUDGET;
 				break;
@@ -404,21 +429,25 @@ walk(void)
 			break;
 		case K_CALL:
 		case K_CALLI:
-			if (i + 1 >= fn->nin) {	/* a noreturn call at the end */
-				g = pick_func();
-				record(pc, funcs[g].addr);
-				f = g;
-				i = 0;
-				sp = 0;
-				budget = BUDGET;
-				break;
-			}
 			if (in->kind == K_CALL) {
 				g = func_at(in->target);
 				j = g != SIZE_MAX ? insn_at(g, in->target) : SIZE_MAX;
 			} else {
 				g = pick_func();
 				j = insn_at(g, funcs[g].addr);
+			}
+			if (i + 1 >= fn->nin) {
+				/* a noreturn call ends its function: the call,
+				 * then the next walk */
+				uint64_t t = j != SIZE_MAX ?
+				    funcs[g].addr + funcs[g].in[j].off :
+				    in->kind == K_CALL ? in->target : libaddr(pc);
+
+				record(pc, t);
+				f = next_walk(libaddr(t));
+				i = sp = 0;
+				budget = BUDGET;
+				break;
 			}
 			if (j == SIZE_MAX || sp == MAXSTACK) {
 				/* an outside callee returns to the next insn */
@@ -435,8 +464,17 @@ walk(void)
 			f = g;
 			i = j;
 			break;
-		case K_RET:
 		case K_JMPI:
+			if (sp == 0) {	/* a tail call through a pointer */
+				g = pick_func();
+				record(pc, funcs[g].addr);
+				f = g;
+				i = 0;
+				break;
+			}
+			/* from a callee, it returns to the caller */
+			/* FALLTHROUGH */
+		case K_RET:
 			sp--;
 			record(pc, funcs[stack[sp].f].addr +
 			    funcs[stack[sp].f].in[stack[sp].i].off);
@@ -498,7 +536,8 @@ load(const char *path)
 			    s->size > x->filesz - (s->addr - x->vaddr))
 				continue;
 			funcs[nfuncs++] = (struct func){ s->addr, s->size,
-			    x->bytes + (s->addr - x->vaddr), NULL, 0, 0 };
+			    x->bytes + (s->addr - x->vaddr), NULL, 0, 0,
+			    s->name != NULL && strstr(s->name, ".cold") != NULL };
 			break;
 		}
 	}
@@ -508,8 +547,11 @@ load(const char *path)
 		if (n == 0 || funcs[k].addr >= funcs[n - 1].addr + funcs[n - 1].size)
 			funcs[n++] = funcs[k];
 	nfuncs = n;
-	if (nfuncs == 0)
-		errx(1, "%s: no function symbols in its executable segments", path);
+	for (k = n = 0; k < nfuncs; k++)
+		n += !funcs[k].frag;
+	if (n == 0)
+		errx(1, "%s: no function symbols in its executable segments "
+		    "(fragments aside)", path);
 	/* the mmaps as perf records them: the executable PT_LOADs, page-aligned */
 	wb_puts(&wb, "# profpipe-events 1\n# source=cfgwalk\n# event=cycles:u\n");
 	{
