@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # yamlwrite --bat on the large benchmark program (tests/large/build-large.sh:
 # app.bolt is its llvm-bolt-19 --enable-bat copy with hot/cold splitting,
-# 4760 BAT maps, functions without a profile left in place): a profile of
+# about 4800 BAT maps, functions without a profile left in place): a profile of
 # app.bolt along its real control flow, through
 # perfdecode | preagg -b | batmap | yamlwrite --bat, against perf2bolt-19
 # --profile-format=yaml on app.bolt, compared as data

@@ -71,7 +71,7 @@ link app-pie -fPIE -pie
     -reorder-blocks=ext-tsp -split-functions -split-all-cold \
     -reorder-functions=hfsort > bolt.log 2>&1 || { cat bolt.log >&2; exit 1; }
 ./app.bolt 1 | cmp -s - expected || { echo "build-large.sh: app.bolt differs from app" >&2; exit 1; }
-for f in app app-pie app.fdata app.bolt expected; do
+for f in app app-pie app.fdata app.bolt bolt.log expected; do
 	mv -f "$f" "$out/$f"
 done
 echo "$stamp" > "$out/stamp"

@@ -30,7 +30,9 @@
  * As on a real machine, a recorded branch leaves only from a branch,
  * call or return instruction, and a function reached by an indirect
  * call or at the start of a walk is never a split-off fragment
- * (foo.cold, foo.cold.0: code reached only by its parent's branches).
+ * (foo.cold, foo.cold.0: code reached only by its parent's branches) nor
+ * the stub BOLT leaves at a moved function's old address (foo.org.0, in
+ * .bolt.org.text: nothing refers to it any more).
  *
  * So every stretch between two recorded branches is real straight-line
  * code of one function, as perf2bolt checks it.  Every PERIOD branches
@@ -69,7 +71,9 @@ struct func {
 	struct insn	*in;		/* decoded on first use */
 	size_t		nin;
 	int		decoded;
-	int		frag;		/* a fragment (foo.cold): never an entry */
+	int		frag;		/* a fragment (foo.cold) or BOLT's stub at
+					 * a moved function's old address
+					 * (foo.org.0): never an entry */
 };
 
 struct frame {
@@ -537,7 +541,8 @@ load(const char *path)
 				continue;
 			funcs[nfuncs++] = (struct func){ s->addr, s->size,
 			    x->bytes + (s->addr - x->vaddr), NULL, 0, 0,
-			    s->name != NULL && strstr(s->name, ".cold") != NULL };
+			    s->name != NULL && (strstr(s->name, ".cold") != NULL ||
+			    strstr(s->name, ".org.") != NULL) };
 			break;
 		}
 	}
