@@ -1,7 +1,7 @@
 #!/bin/sh
 # batmap.sh: profiles of the BOLTed large program (tests/large/
 # build-large.sh: app.bolt, llvm-bolt-19 --enable-bat of 3494 functions,
-# 4760 BAT maps) brought back to its input, two ways on the same
+# about 4800 BAT maps) brought back to its input, two ways on the same
 # perf.data: perf2bolt-19 -p on app.bolt (BAT mode), and perfdecode |
 # preagg --legacy -b app.bolt | batmap app.bolt app.  NSAMPLES branch
 # stacks of 24 entries along app.bolt's control flow (tests/tools/cfgwalk,

@@ -1,7 +1,7 @@
 #!/bin/sh
 # yamlwrite-bat.sh: the YAML profile of the BOLTed large program
 # (tests/large/build-large.sh: app.bolt, llvm-bolt-19 --enable-bat of 3494
-# functions, 4760 BAT maps) for its input, two ways on the same
+# functions, about 4800 BAT maps) for its input, two ways on the same
 # perf.data: perf2bolt-19 -p --profile-format=yaml on app.bolt
 # (writeBATYAML), and perfdecode | preagg -b app.bolt | batmap app.bolt
 # app | yamlwrite --bat app.bolt app.  NSAMPLES branch stacks of 24

@@ -15,7 +15,7 @@
 #   app.fdata  perf2bolt-19 -p profile of 20000 samples of 32-deep branch
 #              stacks that cfgwalk (tests/tools) writes for app, skewed,
 #              seed 1 (used to optimize app.bolt; deterministic: 2903 of
-#              3494 functions profiled, 4760 BAT maps, hot/cold split)
+#              3494 functions profiled, about 4800 BAT maps, hot/cold split)
 #   app.bolt   llvm-bolt-19 --enable-bat -reorder-blocks=ext-tsp
 #              -split-functions -split-all-cold -reorder-functions=hfsort
 #              of app with app.fdata: a BOLTed copy with a BAT section
