@@ -31,9 +31,8 @@
  * call or return instruction, and a function reached by an indirect
  * call or at the start of a walk is never a split-off fragment
  * (foo.cold, foo.cold.0: code reached only by its parent's branches) nor
- * in BOLT's copy of the original code (.bolt.org.text: the stubs at moved
- * functions' old addresses, foo.org.0, and other leftovers nothing
- * refers to any more).
+ * a stub BOLT left at a moved function's old address (foo.org.0: only
+ * code BOLT did not rewrite may still branch there).
  *
  * So every stretch between two recorded branches is real straight-line
  * code of one function, as perf2bolt checks it.  Every PERIOD branches
@@ -72,8 +71,9 @@ struct func {
 	struct insn	*in;		/* decoded on first use */
 	size_t		nin;
 	int		decoded;
-	int		frag;		/* a fragment (foo.cold) or code in
-					 * .bolt.org.text: never an entry */
+	int		frag;		/* a fragment (foo.cold) or BOLT's stub at
+					 * a moved function's old address
+					 * (foo.org.0): never an entry */
 };
 
 struct frame {
@@ -506,8 +506,6 @@ load(const char *path)
 	struct elfobj eo;
 	char eb[512];
 	size_t k, n;
-	uint64_t dead = 0, deadsize = 0, off;
-	uint32_t type;
 
 	if (elfobj_open(&eo, path, eb, sizeof(eb)) == -1 ||
 	    elfobj_load_syms(&eo, eb, sizeof(eb)) == -1)
@@ -530,11 +528,6 @@ load(const char *path)
 	}
 	if (nsegs == 0)
 		errx(1, "%s: no executable segment", path);
-	/* BOLT's copy of the original code: stubs at the old addresses of
-	 * moved functions, leftovers nothing refers to any more */
-	if (elfobj_section(&eo, ".bolt.org.text", &dead, &off, &deadsize,
-	    &type) != 1)
-		deadsize = 0;
 	funcs = xcalloc(eo.nsyms + 1, sizeof(*funcs));
 	for (k = 0; k < eo.nsyms; k++) {
 		const struct elf_sym *s = &eo.syms[k];
@@ -548,8 +541,8 @@ load(const char *path)
 				continue;
 			funcs[nfuncs++] = (struct func){ s->addr, s->size,
 			    x->bytes + (s->addr - x->vaddr), NULL, 0, 0,
-			    (s->name != NULL && strstr(s->name, ".cold") != NULL) ||
-			    s->addr - dead < deadsize };
+			    s->name != NULL && (strstr(s->name, ".cold") != NULL ||
+			    strstr(s->name, ".org.") != NULL) };
 			break;
 		}
 	}
