@@ -50,6 +50,18 @@ noreturn void prog_usage_error(const char *fmt, ...) PRINTFLIKE(1, 2);
 struct option;
 noreturn void prog_option_error(int ch, const struct option *longopts,
 	    char *const argv[]);
+/*
+ * getopt_long over optstring (starting ':') and longopts, which end with
+ * PROG_OPTIONS_END: returns the next option of the tool's own, or -1 at
+ * the end; handles -h/--help (usage(), which prints to stdout and exits
+ * 0), --version (prog_version()) and usage errors (prog_option_error()).
+ */
+int	 prog_getopt(int argc, char *const argv[], const char *optstring,
+	    const struct option *longopts, void (*usage)(void));
+#define PROG_OPTIONS_END \
+	{ "help",	no_argument,	   NULL, 'h' }, \
+	{ "version",	no_argument,	   NULL, 'V' }, \
+	{ NULL, 0, NULL, 0 }
 /* "tool: path: strerror(errno)", exit 1: a file that cannot be opened */
 noreturn void prog_open_error(const char *path);
 

@@ -85,6 +85,29 @@ prog_option_error(int ch, const struct option *longopts, char *const argv[])
 	prog_usage_error("unknown option '%.*s'", n > 0 ? n : (int)strlen(a), a);
 }
 
+int
+prog_getopt(int argc, char *const argv[], const char *optstring,
+    const struct option *longopts, void (*usage)(void))
+{
+	int ch;
+
+	ch = getopt_long(argc, argv, optstring, longopts, NULL);
+	switch (ch) {
+	case 'h':
+		usage();
+		/* a usage() that returns: its help is out, exit 0 all the same */
+		xclose_stdout();
+		exit(0);
+	case 'V':
+		prog_version();
+	case ':':
+	case '?':
+		prog_option_error(ch, longopts, argv);
+	default:
+		return ch;
+	}
+}
+
 void
 prog_open_error(const char *path)
 {

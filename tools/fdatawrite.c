@@ -538,9 +538,7 @@ main(int argc, char **argv)
 		{ "literal",	no_argument,	   NULL, 'L' },
 		{ "output",	required_argument, NULL, 'o' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
-		{ "help",	no_argument,	   NULL, 'h' },
-		{ "version",	no_argument,	   NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+		PROG_OPTIONS_END
 	};
 	struct ctx c;
 	struct output out;
@@ -552,7 +550,7 @@ main(int argc, char **argv)
 
 	prog_init(argc, argv);
 	memset(&c, 0, sizeof(c));
-	while ((ch = getopt_long(argc, argv, ":o:vh", longopts, NULL)) != -1) {
+	while ((ch = prog_getopt(argc, argv, ":o:vh", longopts, usage)) != -1) {
 		switch (ch) {
 		case 'B':
 			c.bolted = 1;
@@ -569,14 +567,6 @@ main(int argc, char **argv)
 		case 'v':
 			verbose = 1;
 			break;
-		case 'h':
-			usage();
-			break;
-		case 'V':
-			prog_version();
-			break;
-		default:
-			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;

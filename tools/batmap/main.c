@@ -21,7 +21,7 @@ int	 vflag;
 
 static void	 load_bolted(struct batbin *, const char *);
 static void	 dump(FILE *, const struct batbin *);
-static noreturn void usage(int);
+static noreturn void usage(void);
 
 int
 main(int argc, char *argv[])
@@ -30,9 +30,7 @@ main(int argc, char *argv[])
 		{ "dump",	no_argument,	   NULL, 'd' },
 		{ "output",	required_argument, NULL, 'o' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
-		{ "help",	no_argument,	   NULL, 'h' },
-		{ "version",	no_argument,	   NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+		PROG_OPTIONS_END
 	};
 	struct output out;
 	struct batbin b;
@@ -40,7 +38,8 @@ main(int argc, char *argv[])
 	int ch, dflag = 0;
 
 	prog_init(argc, argv);
-	while ((ch = getopt_long(argc, argv, ":do:vh", longopts, NULL)) != -1) {
+	while ((ch = prog_getopt(argc, argv, ":do:vh", longopts,
+	    usage)) != -1) {
 		switch (ch) {
 		case 'd':
 			dflag = 1;
@@ -51,12 +50,6 @@ main(int argc, char *argv[])
 		case 'v':
 			vflag = 1;
 			break;
-		case 'h':
-			usage(0);
-		case 'V':
-			prog_version();
-		default:
-			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;
@@ -147,7 +140,7 @@ dump(FILE *fp, const struct batbin *b)
 }
 
 static noreturn void
-usage(int status)
+usage(void)
 {
 	printf("usage: %s [-v] [-o file] bolted-binary input-binary [profile]\n"
 	    "       %s --dump [-o file] bolted-binary\n"
@@ -161,5 +154,5 @@ usage(int status)
 	    "      --version              print the version\n",
 	    progname, progname);
 	xclose_stdout();
-	exit(status);
+	exit(0);
 }

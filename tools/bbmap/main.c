@@ -26,9 +26,7 @@ main(int argc, char *argv[])
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "strict",	no_argument,		NULL, 's' },
 		{ "threshold",	required_argument,	NULL, 't' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ "version",	no_argument,		NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+		PROG_OPTIONS_END
 	};
 	struct output out;
 	struct mapstat st;
@@ -41,7 +39,8 @@ main(int argc, char *argv[])
 	int ch, dflag = 0, pflag = 0, qflag = 0, sflag = 0, stale;
 
 	prog_init(argc, argv);
-	while ((ch = getopt_long(argc, argv, ":do:pqst:h", longopts, NULL)) != -1) {
+	while ((ch = prog_getopt(argc, argv, ":do:pqst:h", longopts,
+	    usage)) != -1) {
 		switch (ch) {
 		case 'd':
 			dflag = 1;
@@ -64,12 +63,6 @@ main(int argc, char *argv[])
 				    "percentage 0 to 100", optarg);
 			threshold = (double)pct / 100;
 			break;
-		case 'h':
-			usage();
-		case 'V':
-			prog_version();
-		default:
-			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;

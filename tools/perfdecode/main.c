@@ -44,9 +44,7 @@ main(int argc, char *argv[])
 		{ "allow-truncated",	no_argument,	   NULL, 't' },
 		{ "ordered",		no_argument,	   NULL, 'O' },
 		{ "quiet",		no_argument,	   NULL, 'q' },
-		{ "help",		no_argument,	   NULL, 'h' },
-		{ "version",		no_argument,	   NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+		PROG_OPTIONS_END
 	};
 	const char *ofile = NULL, *comm = NULL, *event = NULL, *in, *name;
 	int32_t *pids = NULL;
@@ -60,8 +58,8 @@ main(int argc, char *argv[])
 	struct pd d;
 
 	prog_init(argc, argv);
-	while ((ch = getopt_long(argc, argv, ":Oc:e:hk:o:p:qst", longopts,
-	    NULL)) != -1) {
+	while ((ch = prog_getopt(argc, argv, ":Oc:e:hk:o:p:qst", longopts,
+	    usage)) != -1) {
 		switch (ch) {
 		case 'o':
 			ofile = optarg;
@@ -90,12 +88,6 @@ main(int argc, char *argv[])
 		case 'q':
 			qflag = 1;
 			break;
-		case 'h':
-			usage();
-		case 'V':
-			prog_version();
-		default:
-			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;

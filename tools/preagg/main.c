@@ -24,7 +24,7 @@ size_t npids;
 
 static void	 load_binary(struct binary *);
 static int	 default_threads(const char *);
-static noreturn void usage(int);
+static noreturn void usage(void);
 
 int
 main(int argc, char *argv[])
@@ -39,9 +39,7 @@ main(int argc, char *argv[])
 		{ "threads",	required_argument, NULL, 'j' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
-		{ "help",	no_argument,	   NULL, 'h' },
-		{ "version",	no_argument,	   NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+		PROG_OPTIONS_END
 	};
 	struct output out;
 	const char *ofile = NULL;
@@ -50,8 +48,8 @@ main(int argc, char *argv[])
 
 	prog_init(argc, argv);
 	nthreads = 0;	/* default_threads() */
-	while ((ch = getopt_long(argc, argv, ":b:Bj:lmo:p:qvh", longopts,
-	    NULL)) != -1) {
+	while ((ch = prog_getopt(argc, argv, ":b:Bj:lmo:p:qvh", longopts,
+	    usage)) != -1) {
 		switch (ch) {
 		case 'b':
 			if (nbins == MAXBIN)
@@ -87,12 +85,6 @@ main(int argc, char *argv[])
 		case 'v':
 			vflag = 1;
 			break;
-		case 'h':
-			usage(0);
-		case 'V':
-			prog_version();
-		default:
-			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;
@@ -227,7 +219,7 @@ load_binary(struct binary *b)
 }
 
 static void
-usage(int status)
+usage(void)
 {
 	printf("usage: %s -b binary [-b binary...] [-lBqv] [-j n] [-p pid] [-o file]\n"
 	    "              [file...]\n"
@@ -248,5 +240,5 @@ usage(int status)
 	    "      --version              print the version\n",
 	    progname, progname);
 	xclose_stdout();
-	exit(status);
+	exit(0);
 }

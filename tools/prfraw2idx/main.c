@@ -58,9 +58,7 @@ main(int argc, char *argv[])
 		{ "input-files",	required_argument, NULL, 'f' },
 		{ "num-threads",	required_argument, NULL, 'j' },
 		{ "quiet",		no_argument,	   NULL, 'q' },
-		{ "help",		no_argument,	   NULL, 'h' },
-		{ "version",		no_argument,	   NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+		PROG_OPTIONS_END
 	};
 	const char *ofile = NULL;
 	char **weighted = NULL, **lists = NULL;
@@ -73,8 +71,8 @@ main(int argc, char *argv[])
 	unsigned nst, k;
 
 	prog_init(argc, argv);
-	while ((ch = getopt_long(argc, argv, ":F:f:hj:lm:o:qstw:", longopts,
-	    NULL)) != -1) {
+	while ((ch = prog_getopt(argc, argv, ":F:f:hj:lm:o:qstw:", longopts,
+	    usage)) != -1) {
 		switch (ch) {
 		case 'o':
 			ofile = optarg;
@@ -121,12 +119,6 @@ main(int argc, char *argv[])
 		case 'q':
 			qflag = 1;
 			break;
-		case 'h':
-			usage();
-		case 'V':
-			prog_version();
-		default:
-			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;

@@ -525,16 +525,15 @@ main(int argc, char **argv)
 		{ "bat",	required_argument, NULL, 'b' },
 		{ "output",	required_argument, NULL, 'o' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
-		{ "help",	no_argument,	   NULL, 'h' },
-		{ "version",	no_argument,	   NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+		PROG_OPTIONS_END
 	};
 	struct opts o;
 	int ch;
 
 	prog_init(argc, argv);
 	memset(&o, 0, sizeof(o));
-	while ((ch = getopt_long(argc, argv, ":b:o:vh", longopts, NULL)) != -1) {
+	while ((ch = prog_getopt(argc, argv, ":b:o:vh", longopts,
+	    usage)) != -1) {
 		switch (ch) {
 		case 'b':
 			o.bat = optarg;
@@ -545,14 +544,6 @@ main(int argc, char **argv)
 		case 'v':
 			o.verbose = 1;
 			break;
-		case 'h':
-			usage();
-			break;
-		case 'V':
-			prog_version();
-			break;
-		default:
-			prog_option_error(ch, longopts, argv);
 		}
 	}
 	argc -= optind;
