@@ -203,26 +203,26 @@ mid_block(struct ctx *c, const struct bfunc *f, uint64_t fo, long *fb)
 }
 
 /* a branch from an instruction that is no branch (nor return) to the
- * start of a block: batmap's entry for a pair of
- * blocks BOLT's layout made adjacent (from the first block's start, where
- * BAT maps no input instruction, or from the last it maps there;
- * batmap(1)).  llvm-bolt takes such a source only in the
- * boltedcollection form; in the ordinary form it is the input's path
- * between the two: the edge from the block's last instruction when the
- * second block is a successor, else the fall-through steps when the
- * blocks between them follow each other (1: done, counted as such; 0:
- * write the branch as it is; so is a branch from a block's start to
- * itself, between two BOLTed blocks of one input block, which llvm-bolt
- * ignores in both forms).  Not with --literal, which writes such a
- * branch as perf2bolt --pa does, as it is (the source of a real branch
- * is a branch and never comes here). */
+ * start of a block: batmap's entry for a pair of blocks BOLT's layout
+ * made adjacent (from the first block's start, where BAT maps no input
+ * instruction, or from the last it maps there; batmap(1)).  llvm-bolt
+ * takes such a source only in the boltedcollection form; in the ordinary
+ * form it is written from the block's last instruction, which llvm-bolt
+ * reads as it reads the boltedcollection line: the edge when the second
+ * block is a successor, the two edges through the first block's
+ * fall-through successor when that one leads there (1: done; 0: write
+ * the branch as it is; so is a branch from a block's start to itself,
+ * between two BOLTed blocks of one input block, which llvm-bolt ignores
+ * in both forms).  Not with --literal, which writes such a branch as
+ * perf2bolt --pa does, as it is (the source of a real branch is a branch
+ * and never comes here). */
 static int
 block_pair(struct ctx *c, const struct bfunc *f, uint64_t fo, uint64_t to,
     uint64_t count, uint64_t mis)
 {
 	const struct cfg *g;
 	const struct cfg_site *s;
-	long fb, tb, x, y;
+	long fb, tb;
 
 	if (fo == to || (g = mid_block(c, f, fo, &fb)) == NULL ||
 	    (tb = cfg_block_at(g, to)) < 0 || g->blocks[tb].start != to)
@@ -232,18 +232,9 @@ block_pair(struct ctx *c, const struct bfunc *f, uint64_t fo, uint64_t to,
 	if ((s = cfg_site_at(g, fo)) != NULL && (s->kind != CFG_SITE_CALL ||
 	    s->target == f->addr + to))
 		return 0;
-	if (cfg_is_succ(g, (size_t)fb, (size_t)tb)) {
-		tab_add(&c->lines, fnum(c, f), g->blocks[fb].last, fnum(c, f),
-		    to, count, mis);
-		return 1;
-	}
-	if (fb < tb && pawalk_trace_blocks(g, fo, to, 0, &x, &y) == 0) {
-		c->ntraces++;
-		if (x < y)
-			count_steps(c, f, g, x, y, count);
-		return 1;
-	}
-	return 0;
+	tab_add(&c->lines, fnum(c, f), g->blocks[fb].last, fnum(c, f), to,
+	    count, mis);
+	return 1;
 }
 
 /* translation: a branch from an instruction that is no branch (nor
@@ -251,14 +242,18 @@ block_pair(struct ctx *c, const struct bfunc *f, uint64_t fo, uint64_t to,
  * block goes on to a successor that only tail-calls t: BOLT's conditional
  * tail call, the double jump it removed, or a tail call it copied to the
  * end of a block (BAT maps the new branch to the block's start or to its
- * last instruction it maps).  In the input it is the edge to that
- * successor and the tail call (1: done; 0: write the branch as it is). */
+ * last instruction it maps).  It is written from the input's jump or jcc
+ * that ends the block, else (a block that falls through to the tail
+ * call) from the tail call: one line of the same count, which llvm-bolt
+ * reads as it reads the boltedcollection form's (an entry into t, the
+ * function's branch count; no count on the edge to the successor) (1:
+ * done; 0: write the branch as it is). */
 static int
 tail_pair(struct ctx *c, const struct bfunc *f, uint64_t fo,
     const struct bfunc *t, uint64_t count, uint64_t mis)
 {
 	const struct cfg *g;
-	const struct cfg_site *s;
+	const struct cfg_site *s, *e;
 	const struct cfg_block *b;
 	long fb;
 	uint32_t k;
@@ -266,16 +261,18 @@ tail_pair(struct ctx *c, const struct bfunc *f, uint64_t fo,
 	if ((g = mid_block(c, f, fo, &fb)) == NULL || cfg_site_at(g, fo) != NULL)
 		return 0;
 	b = &g->blocks[fb];
+	e = cfg_site_at(g, b->last);
+	if (e != NULL && (e->tail ||
+	    (e->kind != CFG_SITE_JCC && e->kind != CFG_SITE_JMP)))
+		return 0;
 	for (k = 0; k < b->nsucc; k++) {
 		const struct cfg_block *x = &g->blocks[g->succs[b->succ + k]];
 
 		if ((s = cfg_site_at(g, x->last)) == NULL ||
 		    s->kind != CFG_SITE_JMP || !s->tail || s->target != t->addr)
 			continue;
-		tab_add(&c->lines, fnum(c, f), b->last, fnum(c, f), x->start,
-		    count, 0);
-		tab_add(&c->lines, fnum(c, f), x->last, fnum(c, t), 0, count,
-		    mis);
+		tab_add(&c->lines, fnum(c, f), e != NULL ? b->last : x->last,
+		    fnum(c, t), 0, count, mis);
 		return 1;
 	}
 	return 0;
