@@ -11,6 +11,8 @@ LARGE="$TOP/build/large"
 
 setup_file() {
 	PROFPIPE_TESTBIN="$PROFPIPE_TESTBIN" "$TOP/tests/large/build-large.sh" "$LARGE"
+	# GNU objdump from Debian's binutils sources, BOLTed with BAT
+	PROFPIPE_TESTBIN="$PROFPIPE_TESTBIN" "$TOP/tests/large/build-large-src.sh" "$LARGE"
 }
 
 setup() {
@@ -147,4 +149,29 @@ setup() {
 	[ "${nstale:-0}" -ge 100 ]
 	./app.t2 1 > out.txt
 	same_file "$LARGE/expected" out.txt
+}
+
+@test "batmap, GNU objdump (2174 functions, BOLTed with BAT): fdatawrite --bolted is perf2bolt-19 -p's fdata; llvm-bolt-19 prints the same log with plain fdatawrite's" {
+	cp "$LARGE/objdump-bb.bolt" objdump.bolt
+	cp "$LARGE/objdump-bb" objdump
+	cfgwalk -n 20000 -d 24 -D skewed -s 3 -o c.events objdump.bolt
+	mkperfdata -o c.data c.events
+	"$LLVM_BIN/perf2bolt" -p c.data -o a.fdata objdump.bolt > a.log 2>&1
+	grep -q 'traces mismatching disassembled function contents: 0 ' a.log
+	perfdecode c.data | preagg -b objdump.bolt | batmap -v objdump.bolt objdump > in.pa 2> v.txt
+	cat v.txt
+	fdatawrite --bolted objdump in.pa | sort > f.s
+	sort a.fdata > a.s
+	[ "$(grep -c . a.s)" -ge 10000 ]
+	same_file a.s f.s
+	BOLTOPTS="--enable-bat -reorder-blocks=ext-tsp -split-functions -split-all-cold -reorder-functions=hfsort -dyno-stats"
+	"$LLVM_BIN/llvm-bolt" objdump -data a.fdata -o a.out $BOLTOPTS > a.blog 2>&1
+	fdatawrite objdump in.pa > t.fdata
+	"$LLVM_BIN/llvm-bolt" objdump -data t.fdata -o t.out $BOLTOPTS > t.blog 2>&1
+	grep -Eq 'BOLT-INFO: [0-9]{4} out of [0-9]+ functions in the binary .* non-empty execution profile' t.blog
+	grep -v 'profile collection done on a binary already processed' a.blog > a2.blog
+	same_file a2.blog t.blog
+	./t.out -d -r -t -s "$LARGE/objdump-input" | md5sum | cut -c1-32 > out.md5
+	./objdump -d -r -t -s "$LARGE/objdump-input" | md5sum | cut -c1-32 > want.md5
+	same_file want.md5 out.md5
 }
