@@ -194,10 +194,12 @@ static const struct cfg *
 mid_block(struct ctx *c, const struct bfunc *f, uint64_t fo, long *fb)
 {
 	const struct cfg *g = cfgdis_get(c->cd, (size_t)(f - c->ft.f));
+	const struct cfg_site *s;
 
-	if (g->ignored || !g->simple || (*fb = cfg_block_at(g, fo)) < 0 ||
-	    (g->blocks[*fb].last == fo && cfg_site_at(g, fo) != NULL &&
-	    cfg_site_at(g, fo)->kind != CFG_SITE_CALL))
+	if (g->ignored || !g->simple || (*fb = cfg_block_at(g, fo)) < 0)
+		return NULL;
+	if (g->blocks[*fb].last == fo && (s = cfg_site_at(g, fo)) != NULL &&
+	    s->kind != CFG_SITE_CALL)
 		return NULL;
 	return g;
 }

@@ -17,7 +17,8 @@
  *     address to the next instruction (or to the caller, for a jump);
  *   - an indirect call calls a function of the binary picked by the
  *     distribution; an indirect jump (a jump table, a tail call through
- *     a pointer) returns to the caller, as a tail call would;
+ *     a pointer) returns to the caller, as a tail call would, or, in the
+ *     walk's first function, tail-calls a function so picked;
  *   - a walk ends when its first function returns (to a library
  *     address), at a call that ends its function (noreturn: the callee
  *     is not walked), at ud2/hlt, a loop instruction or an undecodable
@@ -71,9 +72,9 @@ struct func {
 	struct insn	*in;		/* decoded on first use */
 	size_t		nin;
 	int		decoded;
-	int		frag;		/* a fragment (foo.cold) or BOLT's stub at
-					 * a moved function's old address
-					 * (foo.org.0): never an entry */
+	int		noentry;	/* a fragment (foo.cold) or BOLT's stub
+					 * at a moved function's old address
+					 * (foo.org.0): never entered */
 };
 
 struct frame {
@@ -270,7 +271,7 @@ pick_func(void)
 {
 	size_t g;
 
-	while (funcs[g = pick_any()].frag)
+	while (funcs[g = pick_any()].noentry)
 		;
 	return g;
 }
@@ -372,7 +373,7 @@ walk(void)
 	while (samples_out < opt.nsamples) {
 		struct func *fn = &funcs[f];
 		const struct insn *in;
-		uint64_t pc, next;
+		uint64_t pc, next, out;
 
 		if (!fn->decoded)
 			decode(fn);
@@ -436,16 +437,17 @@ walk(void)
 			if (in->kind == K_CALL) {
 				g = func_at(in->target);
 				j = g != SIZE_MAX ? insn_at(g, in->target) : SIZE_MAX;
+				out = in->target;
 			} else {
 				g = pick_func();
 				j = insn_at(g, funcs[g].addr);
+				out = libaddr(pc);
 			}
 			if (i + 1 >= fn->nin) {
 				/* a noreturn call ends its function: the call,
 				 * then the next walk */
 				uint64_t t = j != SIZE_MAX ?
-				    funcs[g].addr + funcs[g].in[j].off :
-				    in->kind == K_CALL ? in->target : libaddr(pc);
+				    funcs[g].addr + funcs[g].in[j].off : out;
 
 				record(pc, t);
 				f = next_walk(libaddr(t));
@@ -455,11 +457,8 @@ walk(void)
 			}
 			if (j == SIZE_MAX || sp == MAXSTACK) {
 				/* an outside callee returns to the next insn */
-				uint64_t t = in->kind == K_CALL ? in->target :
-				    libaddr(pc);
-
-				record(pc, t);
-				record(libaddr(t), next);
+				record(pc, out);
+				record(libaddr(out), next);
 				i++;
 				break;
 			}
@@ -553,7 +552,7 @@ load(const char *path)
 			funcs[n++] = funcs[k];
 	nfuncs = n;
 	for (k = n = 0; k < nfuncs; k++)
-		n += !funcs[k].frag;
+		n += !funcs[k].noentry;
 	if (n == 0)
 		errx(1, "%s: no function symbols in its executable segments "
 		    "(fragments aside)", path);
