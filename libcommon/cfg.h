@@ -80,12 +80,37 @@ struct cfg {
 					 * block count is 0 */
 	struct cfg_site	*sites;		/* by offset; NULL if ignored */
 	size_t		 nsites;
+	uint32_t	*srcs;		/* by offset: the NOPs and each block's
+					 * last instruction that is no NOP
+					 * (cfgdis.c only; cfg_source_kept) */
+	size_t		 nsrcs;
 };
 
 /* the block holding offset off, or -1 (binary search) */
 long	 cfg_block_at(const struct cfg *, uint64_t off);
 /* the site at offset off, or NULL (binary search) */
 const struct cfg_site *cfg_site_at(const struct cfg *, uint64_t off);
+/* does BOLT 19 take a branch from offset off as from its instruction
+ * (DataReader::recordBranch: BinaryFunction::getInstructionAtOffset
+ * finds it): a branch, call or return, a NOP, its block's last
+ * instruction, or the last that is no NOP; a branch from any other
+ * offset is dropped (cfgdis graphs only; hardware records branches
+ * from branches, batmap writes some from other instructions) */
+int	 cfg_source_kept(const struct cfg *, uint64_t off);
+/* the ordinary form of batmap's translation (fdatawrite(1)): the input
+ * instruction from which llvm-bolt reads a branch as it reads the
+ * boltedcollection form's, or UINT64_MAX to take the branch as given.
+ * cfg_pair_source: an intra-function branch of f (at faddr) from fo, an
+ * instruction that is no branch, to the start of block "to" (a pair of
+ * blocks BOLT's layout made adjacent): the first block's last
+ * instruction.  cfg_tail_source: a branch from fo, no branch, to the
+ * start of function taddr, where fo's block goes on to a successor that
+ * only tail-calls it (a conditional tail call, or a double jump BOLT
+ * removed): the jump or jcc that ends the block, else the tail call.
+ * g: the function's graph, NULL or not simple: none */
+uint64_t cfg_pair_source(const struct cfg *g, uint64_t faddr, uint64_t fo,
+	    uint64_t to);
+uint64_t cfg_tail_source(const struct cfg *g, uint64_t fo, uint64_t taddr);
 /* is block j a successor of block i */
 int	 cfg_is_succ(const struct cfg *, size_t i, size_t j);
 void	 cfg_free(struct cfg *);

@@ -1376,6 +1376,7 @@ scan_branches(struct cfgdis *d)
 }
 
 static void keep_sites(struct cfg *, const struct fbuild *);
+static void keep_sources(struct cfg *, const struct fbuild *);
 
 /* the block starting at offset off, or -1 */
 static long
@@ -1848,8 +1849,10 @@ build(struct cfgdis *d, size_t fi)
 	}
 	g->simple = !b.nonsimple;
 out:
-	if (!g->ignored)
+	if (!g->ignored) {
 		keep_sites(g, &b);
+		keep_sources(g, &b);
+	}
 	if (g->ignored) {
 		free(g->blocks);
 		g->blocks = NULL;
@@ -1910,6 +1913,52 @@ keep_sites(struct cfg *g, const struct fbuild *b)
 		s->target = in->target;
 		g->nsites++;
 	}
+}
+
+static int
+cmpu32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the other offsets BOLT 19 takes as a branch's source
+ * (DataReader::recordBranch, BinaryFunction::getInstructionAtOffset):
+ * every NOP, and each block's last instruction that is no NOP (cfg.h:
+ * cfg_source_kept; checked with perf2bolt-19 --pa -w on every block of a
+ * 3500-function program) */
+static void
+keep_sources(struct cfg *g, const struct fbuild *b)
+{
+	size_t i, j = 0, n = 0;
+	uint32_t *v;
+	uint64_t *lastreal;
+
+	if (g->nblocks == 0)
+		return;
+	lastreal = xcalloc(g->nblocks, sizeof(*lastreal));
+	for (j = 0; j < g->nblocks; j++)
+		lastreal[j] = UINT64_MAX;
+	v = xcalloc(b->nin + g->nblocks + 1, sizeof(*v));
+	j = 0;
+	for (i = 0; i < b->nin; i++) {
+		const struct insn *in = &b->in[i];
+
+		while (j < g->nblocks && g->blocks[j].end <= in->off)
+			j++;
+		if (in->kind == X86K_NOP || in->nopped)
+			v[n++] = in->off;
+		else if (j < g->nblocks && in->off >= g->blocks[j].start)
+			lastreal[j] = in->off;
+	}
+	for (j = 0; j < g->nblocks; j++)
+		if (lastreal[j] != UINT64_MAX && lastreal[j] != g->blocks[j].last)
+			v[n++] = (uint32_t)lastreal[j];
+	free(lastreal);
+	qsort(v, n, sizeof(*v), cmpu32);
+	g->srcs = v;
+	g->nsrcs = n;
 }
 
 /* the entries split jump tables make in other fragments of a function:
@@ -2087,14 +2136,36 @@ cfg_site_at(const struct cfg *g, uint64_t off)
 	    NULL;
 }
 
+int
+cfg_source_kept(const struct cfg *g, uint64_t off)
+{
+	size_t lo = 0, hi = g->nsrcs, m;
+	long b;
+
+	if ((b = cfg_block_at(g, off)) < 0)
+		return 0;
+	if (g->blocks[b].last == off || cfg_site_at(g, off) != NULL)
+		return 1;
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (g->srcs[m] < off)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < g->nsrcs && g->srcs[lo] == off;
+}
+
 void
 cfg_free(struct cfg *g)
 {
 	free(g->blocks);
 	free(g->succs);
 	free(g->sites);
+	free(g->srcs);
 	g->blocks = NULL;
 	g->succs = NULL;
 	g->sites = NULL;
-	g->nblocks = g->nsuccs = g->nsites = 0;
+	g->srcs = NULL;
+	g->nblocks = g->nsuccs = g->nsites = g->nsrcs = 0;
 }

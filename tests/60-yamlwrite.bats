@@ -121,6 +121,44 @@ PY
 	grep -q 'disc: 1' h2.yaml
 }
 
+# srcgen BIN: B entries from many instructions of every block of BIN's
+# simple functions, each of a block's with a bit of its own as count
+# (tests/data/yamlwrite/srcgen.py), in BIN.sg.pa
+srcgen() {
+	cfgtest "$1" > "$1.cfg"
+	llvm-nm-19 -S --defined-only "$1" > "$1.nm"
+	llvm-objdump-19 -d --no-show-raw-insn "$1" |
+	    awk '/^ +[0-9a-f]+:/ { sub(":", "", $1); print $1, $2 }' > "$1.insns"
+	python3 "$DATA/yamlwrite/srcgen.py" "$1.cfg" "$1.nm" "$1.insns" > "$1.sg.pa"
+}
+
+@test "yamlwrite --literal: branches from any instruction of a block, as perf2bolt-19 --pa -w takes them (from a branch, call, return, NOP, the block's last instruction or its last that is no NOP) or drops them" {
+	need_tool perf2bolt clang-19 gcc g++ llvm-nm-19 llvm-objdump-19
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o s1
+	gcc -O2 "$SW" -o s3
+	g++ -O2 -Wl,--emit-relocs "$SRC/cxx.cc" "$SRC/same1.c" -o x1
+	for b in s1 s3 x1; do
+		srcgen $b
+		[ "$(grep -c '^B ' $b.sg.pa)" -ge 50 ]
+		"$P2B" --pa -p $b.sg.pa -w $b.ref.yaml -o $b.fdata $b > $b.log 2>&1
+		yamlwrite --literal $b $b.sg.pa > $b.yaml
+		run python3 "$CMP" $b.ref.yaml $b.yaml
+		echo "$b: $output"
+		[ "$status" -eq 0 ]
+		# perf2bolt took some of the entries and dropped others: the
+		# edge counts hold part of the entries' bits
+		python3 - $b.ref.yaml $b.sg.pa <<'PY'
+import sys, yaml
+y = yaml.safe_load(open(sys.argv[1]))
+took = sum(s.get('cnt', 0) for f in y['functions'] for b in f.get('blocks', [])
+           for s in b.get('succ', []))
+given = sum(int(l.split()[3]) for l in open(sys.argv[2]))
+print('took', took, 'of', given)
+assert 0 < took < given
+PY
+	done
+}
+
 @test "yamlwrite: a real branch trace (brtrace of a static program); llvm-bolt-19 optimizes with it, the program prints the same" {
 	need_tool perf2bolt llvm-bolt clang-19
 	/usr/lib/llvm-19/bin/clang -O2 -static -DNWORDS=300 -Wl,--emit-relocs \

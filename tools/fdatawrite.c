@@ -188,96 +188,32 @@ count_steps(struct ctx *c, const struct bfunc *f, const struct cfg *g,
 		c->ftc[fi][i] += count;
 }
 
-/* translation: f's graph, when it has one and fo lies in its block *fb
- * and is not the block's branch (or return); else NULL */
-static const struct cfg *
-mid_block(struct ctx *c, const struct bfunc *f, uint64_t fo, long *fb)
+/* batmap's translated entries in the ordinary form (not --bolted or
+ * --literal; libcommon/cfgord.c): a branch from an instruction that is no
+ * branch, to the start of a block of its function (a pair of blocks
+ * BOLT's layout made adjacent) or of another function (a conditional
+ * tail call, a removed double jump), is written from the input branch
+ * llvm-bolt reads as it reads the boltedcollection line, one line of the
+ * same count (1: done; 0: write the branch as it is).  --literal writes
+ * such a branch as perf2bolt --pa does, as it is (the source of a real
+ * branch is a branch and never moves). */
+static int
+ordinary(struct ctx *c, const struct bfunc *f, uint64_t fo,
+    const struct bfunc *t, uint64_t to, uint64_t count, uint64_t mis)
 {
 	const struct cfg *g = cfgdis_get(c->cd, (size_t)(f - c->ft.f));
-	const struct cfg_site *s;
+	uint64_t src;
 
-	if (g->ignored || !g->simple || (*fb = cfg_block_at(g, fo)) < 0)
-		return NULL;
-	if (g->blocks[*fb].last == fo && (s = cfg_site_at(g, fo)) != NULL &&
-	    s->kind != CFG_SITE_CALL)
-		return NULL;
-	return g;
-}
-
-/* a branch from an instruction that is no branch (nor return) to the
- * start of a block: batmap's entry for a pair of blocks BOLT's layout
- * made adjacent (from the first block's start, where BAT maps no input
- * instruction, or from the last it maps there; batmap(1)).  llvm-bolt
- * takes such a source only in the boltedcollection form; in the ordinary
- * form it is written from the block's last instruction, which llvm-bolt
- * reads as it reads the boltedcollection line: the edge when the second
- * block is a successor, the two edges through the first block's
- * fall-through successor when that one leads there (1: done; 0: write
- * the branch as it is; so is a branch from a block's start to itself,
- * between two BOLTed blocks of one input block, which llvm-bolt ignores
- * in both forms).  Not with --literal, which writes such a branch as
- * perf2bolt --pa does, as it is (the source of a real branch is a branch
- * and never comes here). */
-static int
-block_pair(struct ctx *c, const struct bfunc *f, uint64_t fo, uint64_t to,
-    uint64_t count, uint64_t mis)
-{
-	const struct cfg *g;
-	const struct cfg_site *s;
-	long fb, tb;
-
-	if (fo == to || (g = mid_block(c, f, fo, &fb)) == NULL ||
-	    (tb = cfg_block_at(g, to)) < 0 || g->blocks[tb].start != to)
+	if (f == t)
+		src = cfg_pair_source(g, f->addr, fo, to);
+	else if (t != NULL && to == 0)
+		src = cfg_tail_source(g, fo, t->addr);
+	else
 		return 0;
-	/* a call may be the last instruction BAT maps in its block; a
-	 * recursive one (to its own target) or an indirect one is a call */
-	if ((s = cfg_site_at(g, fo)) != NULL && (s->kind != CFG_SITE_CALL ||
-	    s->target == f->addr + to))
+	if (src == UINT64_MAX)
 		return 0;
-	tab_add(&c->lines, fnum(c, f), g->blocks[fb].last, fnum(c, f), to,
-	    count, mis);
+	tab_add(&c->lines, fnum(c, f), src, fnum(c, t), to, count, mis);
 	return 1;
-}
-
-/* translation: a branch from an instruction that is no branch (nor
- * return) to the start of another function t, where the instruction's
- * block goes on to a successor that only tail-calls t: BOLT's conditional
- * tail call, the double jump it removed, or a tail call it copied to the
- * end of a block (BAT maps the new branch to the block's start or to its
- * last instruction it maps).  It is written from the input's jump or jcc
- * that ends the block, else (a block that falls through to the tail
- * call) from the tail call: one line of the same count, which llvm-bolt
- * reads as it reads the boltedcollection form's (an entry into t, the
- * function's branch count; no count on the edge to the successor) (1:
- * done; 0: write the branch as it is). */
-static int
-tail_pair(struct ctx *c, const struct bfunc *f, uint64_t fo,
-    const struct bfunc *t, uint64_t count, uint64_t mis)
-{
-	const struct cfg *g;
-	const struct cfg_site *s, *e;
-	const struct cfg_block *b;
-	long fb;
-	uint32_t k;
-
-	if ((g = mid_block(c, f, fo, &fb)) == NULL || cfg_site_at(g, fo) != NULL)
-		return 0;
-	b = &g->blocks[fb];
-	e = cfg_site_at(g, b->last);
-	if (e != NULL && (e->tail ||
-	    (e->kind != CFG_SITE_JCC && e->kind != CFG_SITE_JMP)))
-		return 0;
-	for (k = 0; k < b->nsucc; k++) {
-		const struct cfg_block *x = &g->blocks[g->succs[b->succ + k]];
-
-		if ((s = cfg_site_at(g, x->last)) == NULL ||
-		    s->kind != CFG_SITE_JMP || !s->tail || s->target != t->addr)
-			continue;
-		tab_add(&c->lines, fnum(c, f), e != NULL ? b->last : x->last,
-		    fnum(c, t), 0, count, mis);
-		return 1;
-	}
-	return 0;
 }
 
 /* DataAggregator::doBranch (19); known: whether from/to are addresses of
@@ -298,9 +234,8 @@ do_branch(struct ctx *c, int kfrom, uint64_t from, const struct bfunc *ff,
 	}
 	fo = ff ? from - ff->addr : (kfrom ? from : 0);
 	to_ = tf ? to - tf->addr : (kto ? to : 0);
-	if (ff != NULL && c->translated && (ff == tf ?
-	    block_pair(c, ff, fo, to_, count, mis) :
-	    tf != NULL && to_ == 0 && tail_pair(c, ff, fo, tf, count, mis)))
+	if (ff != NULL && c->translated &&
+	    ordinary(c, ff, fo, tf, to_, count, mis))
 		return;
 	tab_add(&c->lines, fnum(c, ff), fo, fnum(c, tf), to_, count, mis);
 }

@@ -95,6 +95,22 @@ bolt_same() {
 	bolt_same app 500
 }
 
+@test "yamlwrite --literal, large program: branches from the first eight, the last four and the NOPs of every block (and from inside instructions), as perf2bolt-19 --pa -w takes or drops them" {
+	cp "$LARGE/app" app
+	cfgtest app > app.cfg
+	llvm-nm-19 -S --defined-only app > app.nm
+	llvm-objdump-19 -d --no-show-raw-insn app |
+	    awk '/^ +[0-9a-f]+:/ { sub(":", "", $1); print $1, $2 }' > app.insns
+	python3 "$TOP/tests/data/yamlwrite/srcgen.py" app.cfg app.nm app.insns > sg.pa
+	[ "$(grep -c '^B ' sg.pa)" -ge 100000 ]
+	"$LLVM_BIN/perf2bolt" --pa -p sg.pa -w want.yaml -o sg.fdata app > sg.log 2>&1
+	yamlwrite --literal app sg.pa > current.yaml
+	run python3 "$CMP" want.yaml current.yaml
+	echo "$output" | head -3
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | sed -n 's/^\([0-9]*\) functions, .*/\1/p')" -ge 2000 ]
+}
+
 @test "yamlwrite, large program: real perf record -e cpu-clock samples, as perf2bolt -nl writes them" {
 	cp "$LARGE/app" app
 	perf record -q -e cpu-clock -o nl.data -- ./app 1 > /dev/null 2>&1

@@ -61,7 +61,7 @@ ywg_edge(const struct cfg *g, size_t i, size_t j)
 
 int
 ywg_branch(const struct cfg *g, struct ywg_prof *p, uint64_t from,
-    uint64_t to, uint64_t count, uint64_t mis)
+    uint64_t to, uint64_t count, uint64_t mis, int bolted)
 {
 	const struct cfg_site *s;
 	long fb, tb, e;
@@ -84,15 +84,22 @@ ywg_branch(const struct cfg *g, struct ywg_prof *p, uint64_t from,
 			return 0;
 		tb++;
 	}
-	/* BOLT keeps the offsets of branches, calls and returns only */
-	if ((s = cfg_site_at(g, from)) == NULL)
+	/* BOLT keeps the offsets of branches, calls and returns only, and
+	 * finds NOPs and a block's last instruction (and its last that is
+	 * no NOP) too: a branch from any other instruction is dropped
+	 * (libcommon/cfgdis.c: cfg_source_kept).  Hardware records
+	 * branches from branches only; batmap writes some from other
+	 * instructions */
+	s = cfg_site_at(g, from);
+	if (!cfg_source_kept(g, from) &&
+	    !(bolted && from == g->blocks[fb].start))
 		return 0;
 	if ((e = ywg_edge(g, (size_t)fb, (size_t)tb)) < 0) {
 		const struct cfg_block *fbb = &g->blocks[fb];
 		long ft, e2;
 
 		/* a recursive call or a return from one */
-		if ((g->blocks[tb].flags & CFG_ENTRY) &&
+		if ((g->blocks[tb].flags & CFG_ENTRY) && s != NULL &&
 		    (s->kind == CFG_SITE_CALL || s->kind == CFG_SITE_ICALL ||
 		    (s->kind == CFG_SITE_JMP && s->tail) ||
 		    (s->kind == CFG_SITE_JCC && s->tail) ||

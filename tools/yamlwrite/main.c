@@ -32,7 +32,8 @@
 static void
 usage(void)
 {
-	printf("usage: %s [-v] [-o out.yaml] [--bat bolted] binary [preagg]\n"
+	printf("usage: %s [-v] [--literal] [-o out.yaml] [--bat bolted] binary "
+	    "[preagg]\n"
 	    "Write the YAML profile perf2bolt-19 --profile-format=yaml writes "
 	    "for a\npre-aggregated profile of binary (hashes 0: llvm-bolt "
 	    "needs --profile-ignore-hash).\n"
@@ -42,6 +43,11 @@ usage(void)
 	    "batmap:\n"
 	    "                     write what perf2bolt-19 writes on BOLTED, "
 	    "hashes from BAT\n"
+	    "      --literal      drop a branch from an instruction that is no "
+	    "branch as\n"
+	    "                     perf2bolt --pa does (by default, batmap's pairs "
+	    "of blocks\n"
+	    "                     become the input's edges, as in fdatawrite)\n"
 	    "  -o, --output=FILE  write to FILE (default: standard output)\n"
 	    "  -v, --verbose      counts of entries, traces and functions on "
 	    "standard error\n"
@@ -70,6 +76,8 @@ struct ctx {
 	size_t		 nevents, capevents;
 	uint64_t	 nbranches, nreturns, ntraces, ninvalid, noutrange,
 			 nnonsimple, nmismatch;
+	int		 translated;	/* not --literal: batmap's pairs of
+					 * blocks in the ordinary form */
 };
 
 /* ------------------------------------------------------------------ */
@@ -171,9 +179,23 @@ on_branch(void *arg, int kfrom, uint64_t from, int kto, uint64_t to,
 		return;
 	fo = ff ? from - ff->addr : (kfrom ? from : 0);
 	to_ = tf ? to - tf->addr : (kto ? to : 0);
+	/* batmap's entries from an instruction that is no branch, as
+	 * fdatawrite writes them by default: from the input branch
+	 * llvm-bolt reads as it reads the boltedcollection form
+	 * (libcommon/cfgord.c; a pair of blocks into a function's first
+	 * block stays as given) */
+	if (ff != NULL && c->translated && (ff == tf ? to_ != 0 :
+	    tf != NULL && to_ == 0)) {
+		const struct cfg *g = graph(c, fidx(c, ff));
+		uint64_t src = ff == tf ? cfg_pair_source(g, ff->addr, fo, to_) :
+		    cfg_tail_source(g, fo, tf->addr);
+
+		if (src != UINT64_MAX)
+			fo = src;
+	}
 	if (ff == tf && to_ != 0) {
 		if (!ywg_branch(graph(c, fidx(c, ff)), prof(c, fidx(c, ff)),
-		    fo, to_, count, mis))
+		    fo, to_, count, mis, 0))
 			c->nmismatch++;
 		return;
 	}
@@ -440,6 +462,7 @@ struct opts {
 	const char	*in;
 	const char	*bat;		/* --bat: the BOLTed binary */
 	int		 verbose;
+	int		 literal;	/* --literal */
 };
 
 /* any binary: the profile on the graphs of cfgdis */
@@ -456,6 +479,7 @@ run_graph(const struct opts *o)
 	const struct cfgdis_stats *st;
 
 	memset(&c, 0, sizeof(c));
+	c.translated = !o->literal;
 	if (elfobj_open(&c.eo, o->bin, err, sizeof(err)) == -1 ||
 	    functab_load(&c.ft, &c.eo, err, sizeof(err)) == -1 ||
 	    (c.cd = cfgdis_open(&c.eo, &c.ft, err, sizeof(err))) == NULL) {
@@ -525,6 +549,7 @@ main(int argc, char **argv)
 		{ "bat",	required_argument, NULL, 'b' },
 		{ "output",	required_argument, NULL, 'o' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
+		{ "literal",	no_argument,	   NULL, 'L' },
 		PROG_OPTIONS_END
 	};
 	struct opts o;
@@ -544,6 +569,9 @@ main(int argc, char **argv)
 		case 'v':
 			o.verbose = 1;
 			break;
+		case 'L':
+			o.literal = 1;
+			break;
 		}
 	}
 	argc -= optind;
@@ -552,6 +580,9 @@ main(int argc, char **argv)
 		prog_usage_error("expected a binary and at most one input");
 	o.bin = argv[0];
 	o.in = argc == 2 ? argv[1] : "-";
+	if (o.bat != NULL && o.literal)
+		prog_usage_error("--literal is for a profile of binary itself, "
+		    "not with --bat");
 	if (o.bat != NULL) {
 		/* bat.c: hashes and blocks from the BOLTed binary's tables */
 		yw_bat(o.outpath, o.bat, o.bin, o.in, o.verbose);
