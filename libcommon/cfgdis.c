@@ -2048,8 +2048,9 @@ cfgdis_entry_id(struct cfgdis *d, size_t fi, uint64_t off)
 	return id;
 }
 
-int
-cfgdis_is_return(struct cfgdis *d, uint64_t a)
+/* the bytes at a decode as a return */
+static int
+bytes_return(struct cfgdis *d, uint64_t a)
 {
 	const uint8_t *p;
 	uint64_t avail, addr = a;
@@ -2087,6 +2088,27 @@ cfgdis_is_return(struct cfgdis *d, uint64_t a)
 		    ci->id == X86_INS_RETFQ;
 	cs_free(ci, 1);
 	return r;
+}
+
+/* DataAggregator::doBranch (19): a function BOLT disassembled answers
+ * by the instruction it has at the offset (getInstructionAtOffset: a
+ * return keeps its offset), so bytes inside an instruction that read as
+ * a return are none; only a function it did not disassemble is decoded
+ * at the address (disassembleInstructionAtOffset) */
+int
+cfgdis_is_return(struct cfgdis *d, uint64_t a)
+{
+	const struct bfunc *f;
+	const struct cfg *g;
+	const struct cfg_site *s;
+
+	if (!bytes_return(d, a))
+		return 0;
+	if ((f = functab_find(d->ft, a)) == NULL ||
+	    (g = cfgdis_get(d, (size_t)(f - d->ft->f)))->ignored)
+		return 1;
+	return (s = cfg_site_at(g, a - f->addr)) != NULL &&
+	    s->kind == CFG_SITE_RET;
 }
 
 /* ------------------------------------------------------------------ */

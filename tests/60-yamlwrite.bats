@@ -132,7 +132,7 @@ srcgen() {
 	python3 "$DATA/yamlwrite/srcgen.py" "$1.cfg" "$1.nm" "$1.insns" > "$1.sg.pa"
 }
 
-@test "yamlwrite --literal: branches from any instruction of a block, as perf2bolt-19 --pa -w takes them (from a branch, call, return, NOP, the block's last instruction or its last that is no NOP) or drops them" {
+@test "yamlwrite --literal: branches from any instruction of a block, as perf2bolt-19 --pa -w takes them (from a branch, call, return, NOP, the block's last instruction or its last that is no NOP) or drops them; fdatawrite --literal, perf2bolt --pa's fdata" {
 	need_tool perf2bolt clang-19 gcc g++ llvm-nm-19 llvm-objdump-19
 	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o s1
 	gcc -O2 "$SW" -o s3
@@ -145,6 +145,12 @@ srcgen() {
 		run python3 "$CMP" $b.ref.yaml $b.yaml
 		echo "$b: $output"
 		[ "$status" -eq 0 ]
+		# and fdatawrite --literal writes perf2bolt's very fdata: a
+		# source inside an instruction whose bytes read as a return is
+		# no return (perf2bolt asks the function it disassembled)
+		fdatawrite --literal $b $b.sg.pa | sort > f.s
+		sort $b.fdata > a.s
+		same_file a.s f.s
 		# perf2bolt took some of the entries and dropped others: the
 		# edge counts hold part of the entries' bits
 		python3 - $b.ref.yaml $b.sg.pa <<'PY'

@@ -169,6 +169,49 @@ setup() {
 	same_file "$LARGE/expected" out.txt
 }
 
+@test "batmap, large program: branches from the first eight, the last four and the NOPs of every block of app.bolt (srcgen): batmap | fdatawrite --bolted is perf2bolt-19 --pa's fdata on app.bolt, yamlwrite --bat its YAML, but what batmap drops past the end of an input function" {
+	cp "$LARGE/app.bolt" "$LARGE/app" .
+	cfgtest app.bolt > b.cfg
+	llvm-nm-19 -S --defined-only app.bolt > b.nm
+	llvm-objdump-19 -d --no-show-raw-insn app.bolt |
+	    awk '/^ +[0-9a-f]+:/ { sub(":", "", $1); print $1, $2 }' > b.insns
+	python3 "$DATA/yamlwrite/srcgen.py" --no-mid b.cfg b.nm b.insns > sg.pa
+	[ "$(grep -c '^B ' sg.pa)" -ge 50000 ]
+	"$LLVM_BIN/perf2bolt" --pa -p sg.pa -o a.fdata -w a.yaml app.bolt > a.log 2>&1
+	batmap -v app.bolt app sg.pa > in.pa 2> v.txt
+	cat v.txt
+	fdatawrite --bolted app in.pa | sort > f.s
+	# every line of ours is perf2bolt's; perf2bolt's others end past
+	# the end of the input's function (its symbol's size: batmap drops
+	# and counts them), no more of them than batmap dropped
+	sort a.fdata > a.s
+	[ "$(grep -c . a.s)" -ge 40000 ]
+	comm -23 f.s a.s > extra
+	comm -13 f.s a.s > missing
+	[ ! -s extra ]
+	llvm-nm-19 -S --defined-only app | awk 'NF == 4 { print $4, $2 }' > sizes
+	python3 - sizes missing <<'PY'
+import sys
+sz = {}
+for l in open(sys.argv[1]):
+    n, s = l.split()
+    sz[n] = max(sz.get(n, 0), int(s, 16))
+for l in open(sys.argv[2]):
+    p = l.split()
+    t = p[4].split('/')[0]
+    assert p[3] == '1' and sz.get(t, 0) > 0 and int(p[5], 16) > sz[t], l
+PY
+	echo "past the end: $(grep -c . missing)"
+	[ "$(grep -c . missing)" -le "$(sed -n 's/.* \([0-9]*\) past the end.*/\1/p' v.txt)" ]
+	# yamlwrite --bat: perf2bolt's YAML but those
+	batmap --dump app.bolt > app.dump
+	llvm-readelf-19 -sW app.bolt > app.syms
+	yamlwrite --bat app.bolt app in.pa > ours.yaml
+	run python3 "$DATA/yamlwrite-bat/cmpyaml.py" ours.yaml a.yaml --nobat app.syms app.dump
+	echo "$output" | tail -3
+	[ "$(echo "$output" | tail -1 | sed -n 's/.* differences=\([0-9]*\).*/\1/p')" -le "$(grep -c . missing)" ]
+}
+
 @test "batmap, GNU objdump (2174 functions, BOLTed with BAT): fdatawrite --bolted is perf2bolt-19 -p's fdata; llvm-bolt-19 prints the same log with plain fdatawrite's" {
 	cp "$LARGE/objdump-bb.bolt" objdump.bolt
 	cp "$LARGE/objdump-bb" objdump

@@ -95,7 +95,7 @@ bolt_same() {
 	bolt_same app 500
 }
 
-@test "yamlwrite --literal, large program: branches from the first eight, the last four and the NOPs of every block (and from inside instructions), as perf2bolt-19 --pa -w takes or drops them" {
+@test "yamlwrite --literal, large program: branches from the first eight, the last four and the NOPs of every block (and from inside instructions), as perf2bolt-19 --pa -w takes or drops them; fdatawrite --literal, perf2bolt --pa's fdata" {
 	cp "$LARGE/app" app
 	cfgtest app > app.cfg
 	llvm-nm-19 -S --defined-only app > app.nm
@@ -109,6 +109,11 @@ bolt_same() {
 	echo "$output" | head -3
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | sed -n 's/^\([0-9]*\) functions, .*/\1/p')" -ge 2000 ]
+	# fdatawrite --literal: perf2bolt's very fdata (sources inside
+	# instructions whose bytes read as a return are no returns)
+	fdatawrite --literal app sg.pa | sort > f.s
+	sort sg.fdata > a.s
+	same_file a.s f.s
 }
 
 @test "yamlwrite, large program: real perf record -e cpu-clock samples, as perf2bolt -nl writes them" {

@@ -23,6 +23,7 @@
 #include "bat.h"
 #include "functab.h"
 #include "pa.h"
+#include "x86dec.h"
 
 #include "batmap.h"
 
@@ -249,21 +250,30 @@ load_bin(struct bin *b, struct elfobj *eo, const char *path, int code)
 	b->xseg = b->xsegv;
 }
 
-/* is the instruction at a return (what MCPlusBuilder::isReturn says for
- * x86-64: ret, ret imm16, lret, with prefixes) */
-static int
-is_return(const struct bin *b, uint64_t a)
+/* the bytes of the executable segments from a, and how many (0: none) */
+static const uint8_t *
+code_at(const struct bin *b, uint64_t a, size_t *n)
 {
-	const uint8_t *p = NULL;
-	size_t n = 0, i;
+	size_t i;
 
 	for (i = 0; i < b->nxseg; i++)
 		if (a >= b->xseg[i].vaddr && a - b->xseg[i].vaddr <
 		    b->xseg[i].filesz) {
-			p = b->image + b->xseg[i].offset + (a - b->xseg[i].vaddr);
-			n = (size_t)(b->xseg[i].filesz - (a - b->xseg[i].vaddr));
-			break;
+			*n = (size_t)(b->xseg[i].filesz - (a - b->xseg[i].vaddr));
+			return b->image + b->xseg[i].offset +
+			    (a - b->xseg[i].vaddr);
 		}
+	*n = 0;
+	return NULL;
+}
+
+/* the bytes at p (n of them) are a return's (what MCPlusBuilder::isReturn
+ * says for x86-64: ret, ret imm16, lret, after legacy prefixes and REX) */
+static int
+ret_bytes(const uint8_t *p, size_t n)
+{
+	size_t i;
+
 	for (i = 0; i < n && i < 4; i++) {
 		/* legacy prefixes (rep, bnd, operand size) and REX */
 		if (p[i] == 0xf3 || p[i] == 0xf2 || p[i] == 0x66 ||
@@ -273,6 +283,116 @@ is_return(const struct bin *b, uint64_t a)
 		    p[i] == 0xca;
 	}
 	return 0;
+}
+
+/* a function decoded from its start: the offsets of its returns, and
+ * where decoding stopped (an instruction x86dec's table does not know,
+ * or the end) */
+struct retfn {
+	uint64_t	 start;		/* 0: an empty slot */
+	uint32_t	*rets;
+	size_t		 nrets;
+	uint64_t	 stop;		/* offset */
+};
+
+static struct {
+	struct retfn	*v;
+	size_t		 n, cap;
+} retfns;
+
+static void
+retfn_decode(struct retfn *r, const uint8_t *p, size_t n)
+{
+	size_t cap = 0;
+	uint64_t off = 0;
+	struct x86d x;
+
+	while (off < n) {
+		size_t len;
+
+		if (!x86d_decode(p + off, n - off, &x))
+			break;
+		len = x.len;
+		if (ret_bytes(p + off, len)) {
+			xgrow(&r->rets, &cap, r->nrets + 1, sizeof(*r->rets));
+			r->rets[r->nrets++] = (uint32_t)off;
+		}
+		off += len;
+	}
+	r->stop = off;
+}
+
+/* the function at start (size bytes), decoded once */
+static const struct retfn *
+retfn_get(const struct bin *b, uint64_t start, uint64_t size)
+{
+	const uint8_t *p;
+	size_t n, j, i;
+	struct retfn *r;
+
+	if (retfns.cap != 0)
+		for (j = hash_mix64(start) & (retfns.cap - 1);
+		    retfns.v[j].start != 0; j = (j + 1) & (retfns.cap - 1))
+			if (retfns.v[j].start == start)
+				return &retfns.v[j];
+	if ((retfns.n + 1) * 2 > retfns.cap) {
+		size_t cap = retfns.cap ? retfns.cap * 2 : 256;
+		struct retfn *v = xcalloc(cap, sizeof(*v));
+
+		for (i = 0; i < retfns.cap; i++) {
+			if (retfns.v[i].start == 0)
+				continue;
+			for (j = hash_mix64(retfns.v[i].start) & (cap - 1);
+			    v[j].start != 0; j = (j + 1) & (cap - 1))
+				;
+			v[j] = retfns.v[i];
+		}
+		free(retfns.v);
+		retfns.v = v;
+		retfns.cap = cap;
+	}
+	for (j = hash_mix64(start) & (retfns.cap - 1); retfns.v[j].start != 0;
+	    j = (j + 1) & (retfns.cap - 1))
+		;
+	r = &retfns.v[j];
+	r->start = start;
+	retfns.n++;
+	if ((p = code_at(b, start, &n)) != NULL)
+		retfn_decode(r, p, n < size ? n : (size_t)size);
+	return r;
+}
+
+/* is the instruction at a, in the function at start of size bytes, a
+ * return.  perf2bolt 19 asks the function it disassembled for its
+ * instruction at the offset, so bytes inside an instruction that read as
+ * a return are none: the function is decoded once from its start with
+ * x86dec's table (batmap does without Capstone, which costs 7 ms to load);
+ * past an instruction the table does not know, the bytes at a decide */
+static int
+is_return(const struct bin *b, uint64_t start, uint64_t size, uint64_t a)
+{
+	const uint8_t *p;
+	const struct retfn *r;
+	size_t n, lo, hi, m;
+	uint64_t off;
+
+	if ((p = code_at(b, a, &n)) == NULL || !ret_bytes(p, n))
+		return 0;
+	if (start == 0 || a < start)
+		return 1;
+	r = retfn_get(b, start, size);
+	if ((off = a - start) >= r->stop)
+		return 1;
+	lo = 0;
+	hi = r->nrets;
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (r->rets[m] < off)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < r->nrets && r->rets[lo] == off;
 }
 
 /* what translating an address of a BOLTed function needs, worked out
@@ -478,6 +598,28 @@ index_starts(struct ctx *c)
 		c->fbkt[b + 1] += c->fbkt[b];
 }
 
+/* is the source a, in function fi of the BOLTed binary, a return.  In a
+ * function with tables, every return BOLT emitted keeps its input offset
+ * and has an entry of its own (checked on all 3561 returns of the large
+ * program's BOLTed functions): bytes that read as a return where no entry
+ * is, inside an instruction, are none, as perf2bolt 19 finds none there
+ * in the function it disassembled.  Elsewhere is_return decodes. */
+static int
+source_is_return(struct ctx *c, long fi, uint64_t a)
+{
+	const struct fn *x = &c->fn[fi];
+	const struct bat_entry *e;
+	const uint8_t *p;
+	size_t n;
+
+	if (x->frag == NULL)
+		return is_return(&c->bo, c->fstart[fi], c->bo.ft.f[fi].size, a);
+	if ((p = code_at(&c->bo, a, &n)) == NULL || !ret_bytes(p, n))
+		return 0;
+	e = bat_entry_at(x->frag, a - c->fstart[fi]);
+	return e != NULL && bat_entry_addr(x->frag, e) == a;
+}
+
 /* c->fn for every function of the BOLTed binary */
 static void
 index_funcs(struct ctx *c)
@@ -574,7 +716,7 @@ do_branch(struct ctx *c, const struct pa_loc *from, const struct pa_loc *to,
 
 	st.branches++;
 	/* perf2bolt 19 ignores branches from returns */
-	if (ff >= 0 && is_return(&c->bo, af)) {
+	if (ff >= 0 && source_is_return(c, ff, af)) {
 		st.ret++;
 		return;
 	}

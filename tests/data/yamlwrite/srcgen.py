@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# srcgen.py CFGTEST NM INSNS: pre-aggregated B entries from many
+# srcgen.py [--no-mid] CFGTEST NM INSNS: pre-aggregated B entries from many
 # instructions of every block of a binary's simple functions to the
 # start of a successor of the block: from the block's first 8
 # instructions, its last 4, its NOPs, and from inside its first
@@ -7,7 +7,8 @@
 # count of its own bit (1, 2, 4, ...), so the count of the block's edge
 # in a YAML profile says exactly which entries BOLT took as from the
 # block: DataReader::recordBranch drops a branch whose source is an
-# offset BOLT keeps no instruction at.
+# offset BOLT keeps no instruction at.  --no-mid: not from inside an
+# instruction.
 #   CFGTEST: cfgtest BIN (blocks: "  START-END last LAST ... -> SUCC...")
 #   NM:      llvm-nm -S --defined-only BIN
 #   INSNS:   llvm-objdump -d --no-show-raw-insn BIN, "ADDR MNEMONIC" lines
@@ -15,7 +16,12 @@ import bisect
 import collections
 import sys
 
-cfgpath, nmpath, inspath = sys.argv[1:4]
+args = sys.argv[1:]
+mid = True
+if args and args[0] == '--no-mid':
+    mid = False
+    args = args[1:]
+cfgpath, nmpath, inspath = args[:3]
 addrs = collections.defaultdict(set)
 for line in open(nmpath):
     p = line.split()
@@ -59,7 +65,7 @@ for addr, blocks in funcs:
         src = set(bl[:8]) | set(bl[-4:])
         src |= set([a for a in bl if mn[a].startswith('nop')][:4])
         src = sorted(src)
-        if len(bl) > 1 and bl[1] - bl[0] > 1:
+        if mid and len(bl) > 1 and bl[1] - bl[0] > 1:
             src.append(bl[0] + 1)
         for bit, a in enumerate(src):
             print('B %x %x %d 0' % (a, addr + to[0], 1 << bit))
