@@ -80,7 +80,7 @@ struct cfg {
 					 * block count is 0 */
 	struct cfg_site	*sites;		/* by offset; NULL if ignored */
 	size_t		 nsites;
-	uint32_t	*srcs;		/* by offset: the NOPs and each block's
+	uint64_t	*srcs;		/* by offset: the NOPs and each block's
 					 * last instruction that is no NOP
 					 * (cfgdis.c only; cfg_source_kept) */
 	size_t		 nsrcs;

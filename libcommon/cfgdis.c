@@ -182,7 +182,6 @@ x86_skip(uint32_t t)
 /* the static relocations of a relocation-mode binary (what
  * RewriteInstance::readRelocations / handleRelocation keep) */
 static size_t uniq(uint64_t *, size_t);
-static int has(const uint64_t *, size_t, uint64_t);
 
 /* the addresses dynamic relocations (.rela.dyn, .rela.plt) patch,
  * sorted: BOLT ignores a static relocation at such an address
@@ -263,7 +262,7 @@ read_relocs(struct cfgdis *d)
 			if (gelf_getrela(rd, (int)k, &ra) == NULL)
 				break;
 			t = (uint32_t)GELF_R_TYPE(ra.r_info);
-			if (x86_skip(t) || has(dyn, ndyn, ra.r_offset))
+			if (x86_skip(t) || sorted_has(dyn, ndyn, ra.r_offset))
 				continue;
 			si = GELF_R_SYM(ra.r_info);
 			if (si != 0) {
@@ -638,21 +637,6 @@ uniq(uint64_t *v, size_t n)
 		if (v[i] != v[j - 1])
 			v[j++] = v[i];
 	return j;
-}
-
-static int
-has(const uint64_t *v, size_t n, uint64_t x)
-{
-	size_t lo = 0, hi = n, m;
-
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (v[m] < x)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo < n && v[lo] == x;
 }
 
 /* ---- LSDA (.gcc_except_table): landing pads ---- */
@@ -1563,7 +1547,7 @@ build(struct cfgdis *d, size_t fi)
 
 			if (!b.in[i].riplea ||
 			    !data_section(d, b.in[i].target, &s) ||
-			    s->type == SHT_NOBITS || has(b.tables, nt0,
+			    s->type == SHT_NOBITS || sorted_has(b.tables, nt0,
 			    b.in[i].target))
 				continue;
 			if (analyze_table(&b, b.in[i].target, 1, &tg, &ntg,
@@ -1673,7 +1657,7 @@ build(struct cfgdis *d, size_t fi)
 			const struct insn *in = &b.in[i];
 			int newb = 0;
 
-			if (has(b.labels, b.nlabels, in->off))
+			if (sorted_has(b.labels, b.nlabels, in->off))
 				newb = 1;
 			else if (after_term) {
 				/* the double jump: a jmp joins the block of a
@@ -1692,10 +1676,10 @@ build(struct cfgdis *d, size_t fi)
 				memset(&bl[cur], 0, sizeof(bl[cur]));
 				bl[cur].start = in->off;
 				bl[cur].id = (uint32_t)cur;
-				if (in->off == 0 || has(b.entries, b.nentries,
+				if (in->off == 0 || sorted_has(b.entries, b.nentries,
 				    in->off))
 					bl[cur].flags |= CFG_ENTRY;
-				if (has(b.lps, b.nlps, in->off))
+				if (sorted_has(b.lps, b.nlps, in->off))
 					bl[cur].flags |= CFG_LPAD;
 			}
 			bl[cur].end = in->off + in->size;
@@ -1746,7 +1730,7 @@ build(struct cfgdis *d, size_t fi)
 		for (e = 0; e < b.nedges; e += 2) {
 			long fb = cfg_block_at(g, b.edges[e]);
 
-			if (nbad > 0 && has(bad, nbad, b.edges[e]))
+			if (nbad > 0 && sorted_has(bad, nbad, b.edges[e]))
 				continue;
 			long tb = -1;
 			size_t lo = 0, hi = nb, m;
@@ -1915,25 +1899,17 @@ keep_sites(struct cfg *g, const struct fbuild *b)
 	}
 }
 
-static int
-cmpu32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* the other offsets BOLT 19 takes as a branch's source
  * (DataReader::recordBranch, BinaryFunction::getInstructionAtOffset):
  * every NOP, and each block's last instruction that is no NOP (cfg.h:
- * cfg_source_kept; checked with perf2bolt-19 --pa -w on every block of a
- * 3500-function program) */
+ * cfg_source_kept; checked with perf2bolt-19 --pa -w on branches from
+ * the first 8, the last 4 and the NOPs of every block of a
+ * 3500-function program, tests/data/yamlwrite/srcgen.py) */
 static void
 keep_sources(struct cfg *g, const struct fbuild *b)
 {
 	size_t i, j = 0, n = 0;
-	uint32_t *v;
-	uint64_t *lastreal;
+	uint64_t *v, *lastreal;
 
 	if (g->nblocks == 0)
 		return;
@@ -1954,9 +1930,9 @@ keep_sources(struct cfg *g, const struct fbuild *b)
 	}
 	for (j = 0; j < g->nblocks; j++)
 		if (lastreal[j] != UINT64_MAX && lastreal[j] != g->blocks[j].last)
-			v[n++] = (uint32_t)lastreal[j];
+			v[n++] = lastreal[j];
 	free(lastreal);
-	qsort(v, n, sizeof(*v), cmpu32);
+	sort64(v, n);
 	g->srcs = v;
 	g->nsrcs = n;
 }
@@ -2161,21 +2137,12 @@ cfg_site_at(const struct cfg *g, uint64_t off)
 int
 cfg_source_kept(const struct cfg *g, uint64_t off)
 {
-	size_t lo = 0, hi = g->nsrcs, m;
 	long b;
 
 	if ((b = cfg_block_at(g, off)) < 0)
 		return 0;
-	if (g->blocks[b].last == off || cfg_site_at(g, off) != NULL)
-		return 1;
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (g->srcs[m] < off)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo < g->nsrcs && g->srcs[lo] == off;
+	return g->blocks[b].last == off || cfg_site_at(g, off) != NULL ||
+	    sorted_has(g->srcs, g->nsrcs, off);
 }
 
 void

@@ -205,6 +205,21 @@ hash_mix64(uint64_t x)
 	x ^= x >> 33;
 	return x;
 }
+/* is x in the ascending array v[0, n) (binary search) */
+static inline int
+sorted_has(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (v[m] < x)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < n && v[lo] == x;
+}
 static inline void
 st64le(void *p, uint64_t v)
 {

@@ -285,116 +285,6 @@ ret_bytes(const uint8_t *p, size_t n)
 	return 0;
 }
 
-/* a function decoded from its start: the offsets of its returns, and
- * where decoding stopped (an instruction x86dec's table does not know,
- * or the end) */
-struct retfn {
-	uint64_t	 start;		/* 0: an empty slot */
-	uint32_t	*rets;
-	size_t		 nrets;
-	uint64_t	 stop;		/* offset */
-};
-
-static struct {
-	struct retfn	*v;
-	size_t		 n, cap;
-} retfns;
-
-static void
-retfn_decode(struct retfn *r, const uint8_t *p, size_t n)
-{
-	size_t cap = 0;
-	uint64_t off = 0;
-	struct x86d x;
-
-	while (off < n) {
-		size_t len;
-
-		if (!x86d_decode(p + off, n - off, &x))
-			break;
-		len = x.len;
-		if (ret_bytes(p + off, len)) {
-			xgrow(&r->rets, &cap, r->nrets + 1, sizeof(*r->rets));
-			r->rets[r->nrets++] = (uint32_t)off;
-		}
-		off += len;
-	}
-	r->stop = off;
-}
-
-/* the function at start (size bytes), decoded once */
-static const struct retfn *
-retfn_get(const struct bin *b, uint64_t start, uint64_t size)
-{
-	const uint8_t *p;
-	size_t n, j, i;
-	struct retfn *r;
-
-	if (retfns.cap != 0)
-		for (j = hash_mix64(start) & (retfns.cap - 1);
-		    retfns.v[j].start != 0; j = (j + 1) & (retfns.cap - 1))
-			if (retfns.v[j].start == start)
-				return &retfns.v[j];
-	if ((retfns.n + 1) * 2 > retfns.cap) {
-		size_t cap = retfns.cap ? retfns.cap * 2 : 256;
-		struct retfn *v = xcalloc(cap, sizeof(*v));
-
-		for (i = 0; i < retfns.cap; i++) {
-			if (retfns.v[i].start == 0)
-				continue;
-			for (j = hash_mix64(retfns.v[i].start) & (cap - 1);
-			    v[j].start != 0; j = (j + 1) & (cap - 1))
-				;
-			v[j] = retfns.v[i];
-		}
-		free(retfns.v);
-		retfns.v = v;
-		retfns.cap = cap;
-	}
-	for (j = hash_mix64(start) & (retfns.cap - 1); retfns.v[j].start != 0;
-	    j = (j + 1) & (retfns.cap - 1))
-		;
-	r = &retfns.v[j];
-	r->start = start;
-	retfns.n++;
-	if ((p = code_at(b, start, &n)) != NULL)
-		retfn_decode(r, p, n < size ? n : (size_t)size);
-	return r;
-}
-
-/* is the instruction at a, in the function at start of size bytes, a
- * return.  perf2bolt 19 asks the function it disassembled for its
- * instruction at the offset, so bytes inside an instruction that read as
- * a return are none: the function is decoded once from its start with
- * x86dec's table (batmap does without Capstone, which costs 7 ms to load);
- * past an instruction the table does not know, the bytes at a decide */
-static int
-is_return(const struct bin *b, uint64_t start, uint64_t size, uint64_t a)
-{
-	const uint8_t *p;
-	const struct retfn *r;
-	size_t n, lo, hi, m;
-	uint64_t off;
-
-	if ((p = code_at(b, a, &n)) == NULL || !ret_bytes(p, n))
-		return 0;
-	if (start == 0 || a < start)
-		return 1;
-	r = retfn_get(b, start, size);
-	if ((off = a - start) >= r->stop)
-		return 1;
-	lo = 0;
-	hi = r->nrets;
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (r->rets[m] < off)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo < r->nrets && r->rets[lo] == off;
-}
-
 /* what translating an address of a BOLTed function needs, worked out
  * once per function */
 struct fn {
@@ -405,7 +295,33 @@ struct fn {
 					 * parent of a cold fragment */
 	const struct bat_frag *credfrag; /* cred's tables */
 	const struct bfunc *in;		/* cred's function in the input */
+	/* without tables, decoded from its start when a source in it reads
+	 * as a return (is_return): the offsets of its returns, and where
+	 * decoding stopped (an instruction x86dec's table does not know,
+	 * or the end) */
+	int		 decoded;
+	uint64_t	*rets;
+	size_t		 nrets;
+	uint64_t	 stop;
 };
+
+/* decode p[0, n), a function's bytes, into x's returns */
+static void
+decode_rets(struct fn *x, const uint8_t *p, size_t n)
+{
+	size_t cap = 0;
+	uint64_t off = 0;
+	struct x86d d;
+
+	while (off < n && x86d_decode(p + off, n - off, &d)) {
+		if (ret_bytes(p + off, d.len)) {
+			xgrow(&x->rets, &cap, x->nrets + 1, sizeof(*x->rets));
+			x->rets[x->nrets++] = off;
+		}
+		off += d.len;
+	}
+	x->stop = off;
+}
 
 /* input locations in the table until write_out knows their form */
 #define OBJ_INPUT	UINT32_MAX
@@ -598,26 +514,36 @@ index_starts(struct ctx *c)
 		c->fbkt[b + 1] += c->fbkt[b];
 }
 
-/* is the source a, in function fi of the BOLTed binary, a return.  In a
- * function with tables, every return BOLT emitted keeps its input offset
- * and has an entry of its own (checked on all 3561 returns of the large
- * program's BOLTed functions): bytes that read as a return where no entry
- * is, inside an instruction, are none, as perf2bolt 19 finds none there
- * in the function it disassembled.  Elsewhere is_return decodes. */
+/* is the source a, in function fi of the BOLTed binary, a return.
+ * perf2bolt 19 asks the function it disassembled for its instruction at
+ * the offset, so bytes inside an instruction that read as a return are
+ * none.  In a function with tables, every return BOLT emitted keeps its
+ * input offset and has an entry of its own (checked on all 3561 returns
+ * of the large program's BOLTed functions): a return is one where an
+ * entry is.  Elsewhere the function is decoded once from its start with
+ * x86dec's table (batmap does without Capstone, which costs 7 ms to
+ * load); past an instruction the table does not know, the bytes decide. */
 static int
 source_is_return(struct ctx *c, long fi, uint64_t a)
 {
-	const struct fn *x = &c->fn[fi];
+	struct fn *x = &c->fn[fi];
 	const struct bat_entry *e;
 	const uint8_t *p;
 	size_t n;
+	uint64_t off = a - c->fstart[fi];
 
-	if (x->frag == NULL)
-		return is_return(&c->bo, c->fstart[fi], c->bo.ft.f[fi].size, a);
 	if ((p = code_at(&c->bo, a, &n)) == NULL || !ret_bytes(p, n))
 		return 0;
-	e = bat_entry_at(x->frag, a - c->fstart[fi]);
-	return e != NULL && bat_entry_addr(x->frag, e) == a;
+	if (x->frag != NULL)
+		return (e = bat_entry_at(x->frag, off)) != NULL &&
+		    bat_entry_addr(x->frag, e) == a;
+	if (!x->decoded) {
+		x->decoded = 1;
+		if ((p = code_at(&c->bo, c->fstart[fi], &n)) != NULL)
+			decode_rets(x, p, n < c->bo.ft.f[fi].size ? n :
+			    (size_t)c->bo.ft.f[fi].size);
+	}
+	return off >= x->stop || sorted_has(x->rets, x->nrets, off);
 }
 
 /* c->fn for every function of the BOLTed binary */
@@ -1046,10 +972,14 @@ void
 translate_free(void)
 {
 	struct ctx *c = cur;
+	size_t i;
 
 	if (c == NULL)
 		return;
 	pa_close(&c->r);
+	if (c->fn != NULL)
+		for (i = 0; i < c->bo.ft.n; i++)
+			free(c->fn[i].rets);
 	functab_free(&c->bo.ft);
 	functab_free(&c->in.ft);
 	free(c->bo.xsegv);

@@ -679,7 +679,7 @@ put_graph(struct bctx *c, struct yw *y, uint32_t p, const struct rec *r,
 			continue;
 		if (x->k.q == p && x->k.to != 0) {
 			if (!ywg_branch(g, pr, x->k.from, x->k.to, x->cnt,
-			    x->mis, 0))
+			    x->mis))
 				c->nmismatch++;
 			continue;
 		}

@@ -61,7 +61,7 @@ ywg_edge(const struct cfg *g, size_t i, size_t j)
 
 int
 ywg_branch(const struct cfg *g, struct ywg_prof *p, uint64_t from,
-    uint64_t to, uint64_t count, uint64_t mis, int bolted)
+    uint64_t to, uint64_t count, uint64_t mis)
 {
 	const struct cfg_site *s;
 	long fb, tb, e;
@@ -90,9 +90,7 @@ ywg_branch(const struct cfg *g, struct ywg_prof *p, uint64_t from,
 	 * (libcommon/cfgdis.c: cfg_source_kept).  Hardware records
 	 * branches from branches only; batmap writes some from other
 	 * instructions */
-	s = cfg_site_at(g, from);
-	if (!cfg_source_kept(g, from) &&
-	    !(bolted && from == g->blocks[fb].start))
+	if ((s = cfg_site_at(g, from)) == NULL && !cfg_source_kept(g, from))
 		return 0;
 	if ((e = ywg_edge(g, (size_t)fb, (size_t)tb)) < 0) {
 		const struct cfg_block *fbb = &g->blocks[fb];

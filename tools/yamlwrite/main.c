@@ -195,7 +195,7 @@ on_branch(void *arg, int kfrom, uint64_t from, int kto, uint64_t to,
 	}
 	if (ff == tf && to_ != 0) {
 		if (!ywg_branch(graph(c, fidx(c, ff)), prof(c, fidx(c, ff)),
-		    fo, to_, count, mis, 0))
+		    fo, to_, count, mis))
 			c->nmismatch++;
 		return;
 	}

@@ -161,11 +161,9 @@ void	 ywg_prof_free(struct ywg_prof *);
 /* the index of edge i -> j in g->succs, or -1 */
 long	 ywg_edge(const struct cfg *g, size_t i, size_t j);
 /* DataReader::recordBranch (19): a taken branch inside the function, by
- * offsets; 0 if it matches no edge of the graph.  bolted: the profile
- * was collected on a BOLTed binary (collectedInBoltedBinary), where a
- * branch from a block's start counts as from the block */
+ * offsets; 0 if it matches no edge of the graph */
 int	 ywg_branch(const struct cfg *g, struct ywg_prof *, uint64_t from,
-	    uint64_t to, uint64_t count, uint64_t mis, int bolted);
+	    uint64_t to, uint64_t count, uint64_t mis);
 /* DataAggregator::recordEntry: a branch from elsewhere to offset to of
  * a function of BOLT's size size */
 void	 ywg_entry(const struct cfg *g, struct ywg_prof *, uint64_t size,
