@@ -20,7 +20,10 @@ BUILD   ?= build
 WARN    = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	  -Wmissing-prototypes -Wwrite-strings -Wformat=2 -Wno-format-nonliteral
 override CFLAGS   += -std=c11 $(WARN)
-override CPPFLAGS += -D_GNU_SOURCE -Ilibcommon
+override CPPFLAGS += -D_GNU_SOURCE
+# two layers: libutil/ knows nothing of profiles (util.h), libbolt/ is
+# BOLT's view of a binary and its profiles, built on libutil
+INCLUDES = -Ilibutil -Ilibbolt
 LDLIBS_perfdecode = -lzstd -pthread
 LDLIBS_preagg     = -lelf -lz -pthread
 LDLIBS_prfraw2idx = -lz
@@ -33,13 +36,14 @@ LDLIBS  ?=
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	    -fno-sanitize-recover=all
 
-LIBSRC  = $(wildcard libcommon/*.c)
-LIBOBJ  = $(LIBSRC:%.c=$(BUILD)/obj/%.o)
+UTILSRC = $(wildcard libutil/*.c)
+BOLTSRC = $(wildcard libbolt/*.c)
+LIBS    = $(BUILD)/libbolt.a $(BUILD)/libutil.a
 # a tool is tools/<tool>.c or a directory tools/<tool>/ of .c files
 toolsrc = $(wildcard tools/$(1).c tools/$(1)/*.c)
 toolobj = $(patsubst %.c,$(BUILD)/obj/%.o,$(call toolsrc,$(1)))
 BINS    = $(TOOLS:%=$(BUILD)/bin/%)
-HDRS    = $(wildcard libcommon/*.h tools/*/*.h)
+HDRS    = $(wildcard libutil/*.h libbolt/*.h tools/*/*.h)
 
 # helper programs the tests use (writers of synthetic inputs and such)
 TESTBINS = $(patsubst tests/tools/%.c,$(BUILD)/testbin/%,$(wildcard tests/tools/*.c))
@@ -50,27 +54,36 @@ TESTLIBS_cfgwalk = -lcapstone
 TESTLIBS_cfgtest = -lcapstone
 TESTLIBS_x86dectest = -lcapstone
 TESTLIBS_bbcfgtest = -lcapstone
+# a helper that tests one tool's own module compiles it in: TESTSRC_<helper>
+TESTSRC_bbcfgtest = tools/bbmap/bbaddrmap.c tools/bbmap/bbcfg.c
+TESTSRC_commontest = tools/prfraw2idx/md5.c
 
 all: $(BINS)
 
+.SECONDEXPANSION:
 testbins: $(TESTBINS)
-$(BUILD)/testbin/%: tests/tools/%.c $(BUILD)/libcommon.a $(HDRS)
+$(BUILD)/testbin/%: tests/tools/%.c $$(TESTSRC_$$*) $(LIBS) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libcommon.a \
+	$(CC) $(CPPFLAGS) $(INCLUDES) $(patsubst %/,-I%,$(sort $(dir $(TESTSRC_$*)))) \
+		$(CFLAGS) $(LDFLAGS) -o $@ $< $(TESTSRC_$*) $(LIBS) \
 		$(TESTLIBS_$*) $(TESTLIBS)
 
 $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(INCLUDES) $(CFLAGS) -c -o $@ $<
+# the utility layer sees only its own headers
+$(BUILD)/obj/libutil/%.o: INCLUDES = -Ilibutil
 
-$(BUILD)/libcommon.a: $(LIBOBJ)
+$(BUILD)/libutil.a: $(UTILSRC:%.c=$(BUILD)/obj/%.o)
 	@rm -f $@
-	$(AR) rcs $@ $(LIBOBJ)
+	$(AR) rcs $@ $^
+$(BUILD)/libbolt.a: $(BOLTSRC:%.c=$(BUILD)/obj/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
 
-.SECONDEXPANSION:
-$(BUILD)/bin/%: $$(call toolobj,$$*) $(BUILD)/libcommon.a
+$(BUILD)/bin/%: $$(call toolobj,$$*) $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a \
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBS) \
 		$(LDLIBS_$*) $(LDLIBS)
 
 # The test suite runs against a sanitized build so that memory errors in
@@ -101,37 +114,42 @@ lint:
 	mandoc -Tlint -W warning man/*.[157]
 
 # libFuzzer harnesses: fuzz/fuzz_<format>.c links the tool's sources
-# other than its main.c, and every libcommon source (so every library
-# libcommon uses: cfgdis.c needs Capstone)
+# other than its main.c, and the two layers' archives (so every library
+# they use: cfgdis.c needs Capstone)
 FUZZ_perfdata = perfdecode
 FUZZ_profraw  = prfraw2idx
 FUZZ_bbaddrmap = bbmap
-# fuzz_bat: the BAT decoder is all libcommon (there is no tools/bat)
+# fuzz_bat: the BAT decoder is all libbolt (there is no tools/bat)
 FUZZ_bat      = bat
-# fuzz_preagg: the pre-aggregated reader is all libcommon (pa.c)
+# fuzz_preagg: the pre-aggregated reader is all libbolt (pa.c)
 FUZZ_preagg   = pa
-# fuzz_x86dec: x86dec.c against Capstone (x86chk.c), all libcommon
+# fuzz_x86dec: x86dec.c against Capstone (x86class.c), all libbolt
 FUZZERS = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZCC  ?= clang-19
-FUZZFLAGS = -std=c11 -g -O1 -D_GNU_SOURCE -DPROFPIPE_FUZZ -Ilibcommon \
+FUZZFLAGS = -std=c11 -g -O1 -D_GNU_SOURCE -DPROFPIPE_FUZZ $(INCLUDES) \
 	    -fsanitize=address,undefined
 fuzz: $(FUZZERS:%=$(BUILD)/fuzz/fuzz_%)
 # every source is compiled once for all harnesses (instrumented for
-# coverage, not linked with libFuzzer's main), libcommon into an archive
-# so each harness takes only what it uses
+# coverage, not linked with libFuzzer's main), each layer into an
+# archive so each harness takes only what it uses
+# (the utility layer sees only its own headers here too)
+$(BUILD)/fuzz/obj/libutil/%.o: INCLUDES = -Ilibutil
 $(BUILD)/fuzz/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -I$(dir $<) -c -o $@ $<
-FUZZLIBOBJ = $(LIBSRC:%.c=$(BUILD)/fuzz/obj/%.o)
-$(BUILD)/fuzz/libcommon.a: $(FUZZLIBOBJ)
+FUZZLIBS = $(BUILD)/fuzz/libbolt.a $(BUILD)/fuzz/libutil.a
+$(BUILD)/fuzz/libutil.a: $(UTILSRC:%.c=$(BUILD)/fuzz/obj/%.o)
 	@rm -f $@
-	$(AR) rcs $@ $(FUZZLIBOBJ)
-# (none for a harness of libcommon code alone: no FUZZ_<format>)
+	$(AR) rcs $@ $^
+$(BUILD)/fuzz/libbolt.a: $(BOLTSRC:%.c=$(BUILD)/fuzz/obj/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+# (none for a harness of library code alone: no FUZZ_<format>)
 fuzzobj = $(if $(FUZZ_$(1)),$(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(filter-out %/main.c,$(call toolsrc,$(FUZZ_$(1))))))
-$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $$(call fuzzobj,$$*) $(BUILD)/fuzz/libcommon.a $(HDRS)
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $$(call fuzzobj,$$*) $(FUZZLIBS) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZFLAGS) -Itools/$(FUZZ_$*) -fsanitize=fuzzer -o $@ \
-	    $(filter %.c %.o,$^) $(BUILD)/fuzz/libcommon.a \
+	    $(filter %.c %.o,$^) $(FUZZLIBS) \
 	    $(LDLIBS_$(FUZZ_$*)) $(LDLIBS) -lelf -lz -lzstd -lcapstone
 
 bench: all

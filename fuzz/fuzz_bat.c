@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * fuzz_bat: libFuzzer harness for the BAT decoder (libcommon/bat.c).  The
+ * fuzz_bat: libFuzzer harness for the BAT decoder (libbolt/bat.c).  The
  * input is a whole .note.bolt_bat section; when it decodes, every lookup
  * runs over it: fragments by address, translate() at and around every
  * entry, fall-through splitting between entries, both readings of the
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
 #include "bat.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -1,7 +1,7 @@
 /* See COPYING file for copyright and license details. */
 /*
  * fuzz_bbaddrmap: libFuzzer harness for the SHT_LLVM_BB_ADDR_MAP decoder
- * (libcommon/bbaddrmap.c).  The first input byte picks the section type,
+ * (tools/bbmap/bbaddrmap.c).  The first input byte picks the section type,
  * address size, byte order and whether the addresses come from
  * relocations (one at every offset that is a multiple of 3); the rest is
  * the section's bytes.  Seed it with real sections, e.g.
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
 #include "bbaddrmap.h"
 #include "bbcfg.h"
 

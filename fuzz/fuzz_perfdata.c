@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
 #include "perfdecode.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

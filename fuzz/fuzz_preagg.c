@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * fuzz_preagg: libFuzzer harness for libcommon's pre-aggregated reader
+ * fuzz_preagg: libFuzzer harness for libbolt's pre-aggregated reader
  * (pa_parse_line) and writer: any bytes, split into lines, must parse or
  * be rejected with a message, and what parses must write back and parse
  * again to the same entry.  pa_parse_fast (pa_next's fast path, on a

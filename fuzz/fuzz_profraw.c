@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
 #include "prfraw2idx.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The foundation: libcommon, the conventions every tool keeps, the man pages.
+# The foundation: the libraries, the conventions every tool keeps, the man pages.
 
 load common
 
@@ -9,13 +9,13 @@ setup() {
 	setup_tmp
 }
 
-@test "libcommon: md5, leb128, number parsing and formatting" {
+@test "library: md5, leb128, number parsing and formatting" {
 	run commontest unit
 	[ "$status" -eq 0 ]
 	[ "$output" = ok ]
 }
 
-@test "libcommon: build-id and segments agree with llvm-readobj" {
+@test "library: build-id and segments agree with llvm-readobj" {
 	need_tool llvm-readobj-19 clang-19
 	printf 'int main(void){return 0;}\n' > t.c
 	clang-19 -O1 -fpie -pie -Wl,--build-id=sha1 -o t t.c
@@ -33,7 +33,7 @@ setup() {
 	echo "$output" | grep -q ' main$'
 }
 
-@test "libcommon: a failed run leaves no output file, a good one renames" {
+@test "library: a failed run leaves no output file, a good one renames" {
 	run commontest out "$TMP/x.out" fail
 	[ "$status" -eq 1 ]
 	[ ! -e "$TMP/x.out" ]
@@ -43,7 +43,7 @@ setup() {
 	[ "$(cat "$TMP/x.out")" = partial ]
 }
 
-@test "libcommon: -o on a device or FIFO writes in place, never replaces it" {
+@test "library: -o on a device or FIFO writes in place, never replaces it" {
 	mkfifo fifo
 	cat fifo > fromfifo &
 	run commontest out "$TMP/fifo" ok
@@ -56,7 +56,7 @@ setup() {
 	[ -c /dev/null ]
 }
 
-@test "libcommon: line reader reports file:line" {
+@test "library: line reader reports file:line" {
 	printf 'a\r\nb\nbad\nc' > in.txt
 	run sh -c 'commontest lines in.txt 2>err.txt'
 	[ "$status" -eq 1 ]
@@ -67,7 +67,7 @@ setup() {
 	[ "$(cat out.txt)" = "$(printf '1 a\n2 b')" ]
 }
 
-@test "libcommon: line reader across block boundaries, long lines, NUL bytes" {
+@test "library: line reader across block boundaries, long lines, NUL bytes" {
 	# lines of every length up to 3000, then one of 3 MB (the reader's
 	# block is 1 MB), read from a file and from a pipe
 	awk 'BEGIN { for (i = 0; i < 3000; i++) { s = ""; for (j = 0; j < i; j++) s = s "x"; print i s }
@@ -102,7 +102,7 @@ setup() {
 		[ "$status" -eq 0 ]
 		run "$t" --version
 		[ "$status" -eq 0 ]
-		[ "$output" = "$t (profpipe) $(sed -n 's/.*PROFPIPE_VERSION "\(.*\)".*/\1/p' "$TOP/libcommon/common.h")" ]
+		[ "$output" = "$t (profpipe) $(sed -n 's/.*PROFPIPE_VERSION "\(.*\)".*/\1/p' "$TOP/libutil/util.h")" ]
 		run "$t" --no-such-option
 		[ "$status" -eq 2 ]
 	done
@@ -235,7 +235,7 @@ Try '$t --help' for more information." ]
 	for c in "$TOP"/tests/tools/*.c; do
 		b=$(basename "$c" .c)
 		grep -q -- "-o $TMP/b/testbin/$b " cmds
-		# Capstone directly, or through libcommon's disassembly (cfgdis)
+		# Capstone directly, or through libbolt's disassembly (cfgdis)
 		if grep -q 'capstone\|cfgdis' "$c"; then
 			grep -- "-o $TMP/b/testbin/$b " cmds | grep -q -- '-lcapstone'
 			n=$((n + 1))

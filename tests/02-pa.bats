@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# libcommon's pre-aggregated reader and writer (pa.c), through pacat (a
+# libbolt's pre-aggregated reader and writer (pa.c), through pacat (a
 # test program that reads a stream with pa_next and writes every entry
 # back with pa_put_entry) and preagg --merge, which is built on them.
 # The grammar is LLVM main's bolt/docs/profiles.md.

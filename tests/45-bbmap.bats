@@ -6,7 +6,7 @@
 # bits): their YAML inputs (tests/data/bbmap/llvm/, each naming its source)
 # built by yaml2obj-19, and the values their CHECK lines expect.  Damaged
 # sections: clear errors; a fuzz run of the decoder.  The graphs of
-# libcommon/bbcfg.c against llvm-readobj-19's decoding.  Mapping: a real
+# tools/bbmap/bbcfg.c against llvm-readobj-19's decoding.  Mapping: a real
 # branch trace and a real cpu-clock recording.  The large program's
 # comparisons are in tests/large/45-bbmap-large.bats.
 #
@@ -444,7 +444,7 @@ same_as_readobj() {
 		grep -q "^edge $k " cur.bb
 	done
 	# and, where the PGO analysis map lists them, among the compiler's
-	# successors (the graph of libcommon/bbcfg.c)
+	# successors (the graph of tools/bbmap/bbcfg.c)
 	grep -q "^bbmap: branches inside functions checked against the compiler's successors [1-9][0-9]*: not a successor 0 (0.0%)$" cur.err
 	# buildid: locations and the legacy B/F/f form give the same blocks
 	bbmap -q flow bid.pa > bid.bb

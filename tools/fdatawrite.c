@@ -6,12 +6,12 @@
  * The rules are DataAggregator's in LLVM 19 (../shared/reference/
  * boltcfg.md sections 7 and 8): doBranch for taken branches (returns
  * dropped, intra-function branches and calls, [unknown] ends), doTrace for
- * fall-through ranges on the control-flow graph libcommon/cfgdis.c builds
+ * fall-through ranges on the control-flow graph libbolt/cfgdis.c builds
  * as BOLT does (call continuation for external origins, every step to a
  * successor), the lines keyed and summed by (from, to), and basic samples
  * as perf2bolt -nl writes them.  The entries are cut into branches and
- * fall-throughs by libcommon/pawalk.c (as yamlwrite cuts them), names come
- * from libcommon/functab.c.
+ * fall-throughs by libbolt/pawalk.c (as yamlwrite cuts them), names come
+ * from libbolt/functab.c.
  */
 #include <err.h>
 #include <errno.h>
@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 #include "bigmem.h"
 #include "functab.h"
 #include "cfg.h"
@@ -189,7 +190,7 @@ count_steps(struct ctx *c, const struct bfunc *f, const struct cfg *g,
 }
 
 /* batmap's translated entries in the ordinary form (not --bolted or
- * --literal; libcommon/cfgord.c): a branch from an instruction that is no
+ * --literal; libbolt/cfgord.c): a branch from an instruction that is no
  * branch, to the start of a block of its function (a pair of blocks
  * BOLT's layout made adjacent) or of another function (a conditional
  * tail call, a removed double jump), is written from the input branch

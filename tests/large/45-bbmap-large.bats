@@ -3,7 +3,7 @@
 # -fbasic-block-address-map (tests/large/build-large-src.sh: objdump-bb,
 # GNU objdump from Debian's binutils-source, about 2170 functions with a
 # map each, 1 MB of .text): --dump against llvm-readobj-19 --bb-addr-map,
-# the graphs of libcommon/bbcfg.c against llvm-readobj-19's decoding, and
+# the graphs of tools/bbmap/bbcfg.c against llvm-readobj-19's decoding, and
 # the mapping of branch stacks that follow its real control flow
 # (tests/tools/cfgwalk) and of a real cpu-clock recording of its workload.
 

@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * batsec: the BAT decoder (libcommon/bat.c) on a bare section file, for
+ * batsec: the BAT decoder (libbolt/bat.c) on a bare section file, for
  * tests/40-batmap.bats.
  *   batsec FILE [main|19]	decode FILE (a .note.bolt_bat section as
  *				llvm-objcopy --dump-section writes it), print
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
 #include "bat.h"
 
 int

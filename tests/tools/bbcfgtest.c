@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * bbcfgtest: the graphs libcommon/bbcfg.c builds from a basic-block
+ * bbcfgtest: the graphs tools/bbmap/bbcfg.c builds from a basic-block
  * address map, for tests/45-bbmap.bats.
  *   bbcfgtest unit      built-in cases on hand-made maps (a split function
  *                       whose cold part lies below its entry, repeated
@@ -14,7 +14,7 @@
  *                       CFG_ENTRY (N), _ENDS_RET (R), _ENDS_TAIL (T),
  *                       _LPAD (E), _FALLS (F), _ENDS_INDIRECT (I),
  *                       _ENDS_CALL (C), _SUCCS_KNOWN (K), or "-"
- * cfg.h's cfg_free and cfg_block_at live in libcommon/cfgdis.c, the
+ * cfg.h's cfg_free and cfg_block_at live in libbolt/cfgdis.c, the
  * disassembler's graphs: this helper links Capstone through it.
  */
 #include <err.h>
@@ -23,7 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 #include "bbaddrmap.h"
 #include "bbcfg.h"
 

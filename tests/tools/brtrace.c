@@ -37,7 +37,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "util.h"
 
 #define LENCACHE	(1 << 16)
 

@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * cfgtest: prints the control-flow graphs libcommon/cfgdis.c builds (by
+ * cfgtest: prints the control-flow graphs libbolt/cfgdis.c builds (by
  * disassembly with capstone, so it links -lcapstone), for
  * tests/50-fdatawrite.bats and for comparing with perf2bolt-19 --print-all.
  *   cfgtest BIN [NAME...]   every function (or those named): a header
@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 #include "functab.h"
 #include "cfg.h"
 

@@ -56,7 +56,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 
 enum kind { K_PLAIN, K_JCC, K_JMP, K_JMPI, K_CALL, K_CALLI, K_RET, K_STOP };
 

@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * commontest: exercises libcommon for tests/00-foundation.bats.
+ * commontest: exercises libutil and libbolt for tests/00-foundation.bats.
  *   commontest unit             built-in checks of md5, leb128, parsing, formatting
  *   commontest elf FILE         build-id, PT_LOAD segments and function symbols
  *   commontest out PATH ok|fail write through out_open; fail exits before commit
@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
+#include "md5.h"
 #include "strtab.h"
 
 static int failures;

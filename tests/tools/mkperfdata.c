@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "common.h"
+#include "util.h"
 
 /* perf_event_header.type */
 #define R_MMAP		1

@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * x86dectest: checks libcommon/x86dec.c against Capstone 4, the
+ * x86dectest: checks libbolt/x86dec.c against Capstone 4, the
  * disassembler cfgdis.c takes its rules from: every instruction the table
  * decoder accepts must have Capstone's length, and the kind cfgdis.c would
  * give it from Capstone's decoding (branch targets, PC-relative lea
@@ -30,8 +30,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common.h"
-#include "x86chk.h"
+#include "util.h"
+#include "x86class.h"
 
 static csh cs;
 static cs_insn *ci;
@@ -51,7 +51,7 @@ show(const char *what, const char *why, uint64_t addr, const uint8_t *p,
 	ndiff++;
 }
 
-/* one instruction start: p[0, n) at address addr (libcommon/x86chk.c);
+/* one instruction start: p[0, n) at address addr (libbolt/x86class.c);
  * the length Capstone decodes (0 if it cannot) */
 static size_t
 check(const char *what, const uint8_t *p, size_t n, uint64_t addr)

@@ -3,7 +3,7 @@
 #ifndef BATMAP_H
 #define BATMAP_H
 
-#include "common.h"
+#include "util.h"
 #include "bat.h"
 #include "batbin.h"
 

@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 #include "bat.h"
 #include "functab.h"
 #include "pa.h"

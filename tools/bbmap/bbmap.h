@@ -6,7 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 #include "bbaddrmap.h"
 
 /* the binary: its ELF file, its decoded map and the function names */

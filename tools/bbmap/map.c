@@ -9,7 +9,7 @@
  * the function that lands on a block start came back from a call ending
  * the previous block, and is redirected there with a synthesized
  * fall-through; fall-through ranges are walked block to block along the
- * function's graph (libcommon/bbcfg.c: the map's CanFallThrough and the
+ * function's graph (tools/bbmap/bbcfg.c: the map's CanFallThrough and the
  * successors of its PGO analysis map), while each block falls through to
  * the next.  Branch edges inside a function whose graph knows all
  * successors are checked against them.  Block counts are Propeller's

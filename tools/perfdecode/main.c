@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "util.h"
 #include "perfdecode.h"
 
 static const struct {

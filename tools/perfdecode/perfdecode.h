@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common.h"
+#include "util.h"
 
 /* record kinds to emit (struct pd.emit) */
 #define PD_SAMPLE	0x01

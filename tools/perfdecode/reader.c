@@ -20,7 +20,7 @@
 
 #include <zstd.h>
 
-#include "common.h"
+#include "util.h"
 #include "perfdecode.h"
 #include "pdint.h"
 

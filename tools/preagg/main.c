@@ -183,7 +183,7 @@ default_threads(const char *first)
 
 /* a binary and its functions' ranges: BOLT looks an address up by a
  * function's maximum size, up to the next function or the end of its
- * section (libcommon's function table) */
+ * section (libbolt's function table) */
 static void
 load_binary(struct binary *b)
 {

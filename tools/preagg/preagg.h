@@ -6,7 +6,7 @@
  *
  * The files:
  *   main.c     options, the binaries profiled (their function ranges come
- *              from libcommon's function table), usage
+ *              from libbolt's function table), usage
  *   events.c   the event stream: mmap, fork, comm, exit and buildid
  *              records, per-process state indexed by pid (dropped when the
  *              process exits), mapping contexts, the head of each sample
@@ -17,7 +17,7 @@
  *              adjustment, function membership, the B/F/f (LLVM 19) and
  *              T/R/S (main) derivations
  *   entries.c  the table of pre-aggregated entries, --merge (through
- *              libcommon's pre-aggregated reader) and the output (its
+ *              libbolt's pre-aggregated reader) and the output (its
  *              writer)
  *
  * The --legacy aggregation is DataAggregator's (LLVM 19): for each LBR
@@ -34,7 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 #include "functab.h"
 #include "pa.h"
 

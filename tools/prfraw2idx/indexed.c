@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
 #include "prfraw2idx.h"
 
 #define INDEXED_MAGIC	0x8169666f72706cffULL

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "util.h"
 #include "prfraw2idx.h"
 
 enum { FAIL_ANY, FAIL_ALL, FAIL_WARN };

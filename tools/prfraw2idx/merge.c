@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
 #include "prfraw2idx.h"
 
 static struct fentry **lookup(struct store *, const char *, size_t, uint64_t);

@@ -11,7 +11,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "common.h"
+#include "util.h"
+#include "md5.h"
 #include "prfraw2idx.h"
 
 #define MAGIC64		0xff6c70726f667281ULL

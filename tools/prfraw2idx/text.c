@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "util.h"
+#include "md5.h"
 #include "prfraw2idx.h"
 
 #define MAXLINECOUNT	(1U << 24)	/* counters, bytes, sites per record */

@@ -14,7 +14,7 @@
 
 #include <yaml.h>
 
-#include "common.h"
+#include "util.h"
 #include "yamlwrite.h"
 
 struct yw {

@@ -13,7 +13,7 @@
  * an entry of its target (recordEntry: the function's exec and the
  * entry block's); doTrace adds each fall-through step to its edge.
  * Block counts are nothing more: no inference runs before the writer.
- * The graph is libcommon/cfgdis.c's, the one fdatawrite uses; the profile
+ * The graph is libbolt/cfgdis.c's, the one fdatawrite uses; the profile
  * on it and its conversion are graph.c's, shared with the BAT path.
  */
 #include <errno.h>
@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 #include "functab.h"
 #include "cfg.h"
 #include "pa.h"
@@ -182,7 +183,7 @@ on_branch(void *arg, int kfrom, uint64_t from, int kto, uint64_t to,
 	/* batmap's entries from an instruction that is no branch, as
 	 * fdatawrite writes them by default: from the input branch
 	 * llvm-bolt reads as it reads the boltedcollection form
-	 * (libcommon/cfgord.c; a pair of blocks into a function's first
+	 * (libbolt/cfgord.c; a pair of blocks into a function's first
 	 * block stays as given) */
 	if (ff != NULL && c->translated && (ff == tf ? to_ != 0 :
 	    tf != NULL && to_ == 0)) {

@@ -6,13 +6,13 @@
  *
  * Files (the map of the tool):
  *   main.c   options, input, the functions' profiles from the control-flow
- *            graph of libcommon/cfgdis.c (any binary; hashes 0)
+ *            graph of libbolt/cfgdis.c (any binary; hashes 0)
  *   graph.c  a function's profile on its cfgdis graph and its blocks as
  *            YAMLProfileWriter::convert writes them: main.c's functions
  *            and bat.c's functions without tables
  *   bat.c    the functions' profiles of a profile collected on a BOLTed
  *            binary, with hashes, block counts and indices from its BAT
- *            section (libcommon/bat.c), as perf2bolt-19's writeBATYAML;
+ *            section (libbolt/bat.c), as perf2bolt-19's writeBATYAML;
  *            its functions without tables on the BOLTed binary's graphs
  *   emit.c   the libyaml emitter: header, then functions as they come
  *

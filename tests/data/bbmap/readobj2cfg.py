@@ -2,7 +2,7 @@
 """readobj2cfg.py < text: the control-flow graphs that the output of
 `llvm-readobj-19 --bb-addr-map` (LLVM style) describes, in the lines
 `bbcfgtest FILE` prints (tests/tools/bbcfgtest.c), for checking
-libcommon/bbcfg.c against LLVM's own decoding of the map:
+tools/bbmap/bbcfg.c against LLVM's own decoding of the map:
 
   function ADDR SIZE simple|-     ADDR the lowest range base holding blocks
   block START END ID FLAGS -> SUCCID...

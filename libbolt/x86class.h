@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * x86chk.h: an x86-64 instruction as cfgdis.c's rules read it (its kind:
+ * x86class.h: an x86-64 instruction as cfgdis.c's rules read it (its kind:
  * NOP, conditional branch, jump, call, indirect jump or call, return,
  * trap, hlt, unsupported branch, other; the Capstone id; a direct
  * branch's target; a PC-relative lea's address), from either of the two

@@ -14,7 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 #include "bat.h"
 #include "functab.h"
 

@@ -14,7 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 
 #define BF_LOCAL	0x01u	/* its name is a local symbol's (name/N) */
 #define BF_FRAGMENT	0x02u	/* a .cold fragment; parent says of what */

@@ -11,7 +11,7 @@
  */
 #include <stdint.h>
 
-#include "common.h"
+#include "util.h"
 #include "cfg.h"
 
 /* fo's block in g, when g is a simple graph and fo lies in a block and

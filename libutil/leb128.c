@@ -2,7 +2,7 @@
 /* leb128.c: LEB128 that never reads past the end or accepts overlong forms. */
 #include <stdint.h>
 
-#include "common.h"
+#include "util.h"
 
 size_t
 uleb128_decode(const uint8_t *p, const uint8_t *end, uint64_t *out)

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 #include "functab.h"
 
 /* a symbol as discoverFileObjects sees it */

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
 #include "functab.h"
 #include "pawalk.h"
 #include "cfg.h"

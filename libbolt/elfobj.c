@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 
 static int
 fail(char *errbuf, size_t errlen, const char *fmt, ...)
@@ -25,19 +26,6 @@ fail(char *errbuf, size_t errlen, const char *fmt, ...)
 	vsnprintf(errbuf, errlen, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-void
-hex_encode(char *dst, const uint8_t *src, size_t len)
-{
-	static const char digits[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		dst[2 * i] = digits[src[i] >> 4];
-		dst[2 * i + 1] = digits[src[i] & 15];
-	}
-	dst[2 * len] = '\0';
 }
 
 /* look for NT_GNU_BUILD_ID in the note data d */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
 #include "bat.h"
 
 /* smallest encodings, to bound counts by the bytes left */

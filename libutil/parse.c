@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
 
 static int
 digit(int c, int base)

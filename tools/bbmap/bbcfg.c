@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
 #include "bbcfg.h"
 
 struct ord {			/* a block in address order */

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 #include "bbaddrmap.h"
 
 struct cur {

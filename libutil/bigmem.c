@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "common.h"
+#include "util.h"
 #include "bigmem.h"
 
 #ifndef MADV_POPULATE_WRITE

@@ -24,7 +24,7 @@
 
 #include "strtab.h"
 
-#include "common.h"
+#include "util.h"
 
 enum pa_type {
 	PA_E, PA_S, PA_T, PA_R, PA_B, PA_F, PA_f, PA_r, PA_NTYPES

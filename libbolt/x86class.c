@@ -1,15 +1,15 @@
 /* See COPYING file for copyright and license details. */
 /*
- * x86chk.c: an instruction as cfgdis.c's rules read it, from Capstone or
- * from x86dec's table, and the check that the two agree (x86chk.h).
+ * x86class.c: an instruction as cfgdis.c's rules read it, from Capstone or
+ * from x86dec's table, and the check that the two agree (x86class.h).
  * A NOP's id is not compared: no rule reads it, and the table's xchg for
  * 66 90 is Capstone 4.0.2's nop.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "common.h"
-#include "x86chk.h"
+#include "util.h"
+#include "x86class.h"
 #include "x86dec.h"
 
 static const uint16_t jcc_ids[16] = {

@@ -2,7 +2,8 @@
 /* md5.c: MD5 (RFC 1321), for LLVM's name hashes. */
 #include <string.h>
 
-#include "common.h"
+#include "util.h"
+#include "md5.h"
 
 #define F(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
 #define G(x, y, z) ((y) ^ ((z) & ((x) ^ (y))))

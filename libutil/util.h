@@ -1,12 +1,14 @@
 /* See COPYING file for copyright and license details. */
 /*
- * common.h: what two or more profpipe tools share.  Each module has its
- * own prefix; the functions whose names start with x die with exit 1 on
- * failure, the others return an error to the caller so that parsers stay
- * usable from fuzz harnesses.
+ * util.h: the utility layer (libutil/), which knows nothing of profiles:
+ * allocation, program start and options, line input, output, number
+ * parsing, byte loads.  The BOLT layer (libbolt/) is built on it; a tool
+ * uses both.  Each module has its own prefix; the functions whose names
+ * start with x die with exit 1 on failure, the others return an error to
+ * the caller so that parsers stay usable from fuzz harnesses.
  */
-#ifndef PROFPIPE_COMMON_H
-#define PROFPIPE_COMMON_H
+#ifndef PROFPIPE_UTIL_H
+#define PROFPIPE_UTIL_H
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -171,7 +173,7 @@ wb_dec(struct wbuf *w, uint64_t v)
 size_t	 uleb128_decode(const uint8_t *p, const uint8_t *end, uint64_t *out);
 size_t	 sleb128_decode(const uint8_t *p, const uint8_t *end, int64_t *out);
 
-/* bytes.c: unaligned loads in either byte order */
+/* unaligned loads in either byte order */
 static inline uint16_t
 ld16(const void *p, int swap)
 {
@@ -229,61 +231,7 @@ st64le(void *p, uint64_t v)
 	__builtin_memcpy(p, &v, 8);
 }
 
-/* md5.c: RFC 1321 */
-struct md5 {
-	uint32_t	a, b, c, d;
-	uint64_t	len;
-	uint8_t		buf[64];
-};
-void	 md5_init(struct md5 *);
-void	 md5_update(struct md5 *, const void *, size_t);
-void	 md5_final(struct md5 *, uint8_t digest[16]);
-/* low 64 bits of MD5(s), the first 8 digest bytes read little-endian:
- * LLVM's MD5Hash(), used for PGO name references */
-uint64_t md5_low64(const void *, size_t);
-
-/* elfobj.c: ELF files through libelf, every offset range-checked */
-struct elf_seg {		/* a PT_LOAD segment */
-	uint64_t	vaddr, memsz, offset, filesz, align;
-	uint32_t	flags;	/* PF_X, PF_W, PF_R */
-};
-struct elf_sym {		/* a function symbol */
-	uint64_t	addr, size;	/* size may be 0 */
-	char		*name;
-	unsigned char	bind, type;
-	uint16_t	shndx;
-	int		file;		/* index into elfobj.files or -1 (STT_FILE before it) */
-};
-struct elfobj {
-	char		*path;
-	int		 fd;
-	void		*elf;		/* Elf * */
-	int		 is64, swap;
-	uint16_t	 type;		/* ET_EXEC, ET_DYN, ... */
-	uint16_t	 machine;
-	uint64_t	 entry;
-	struct elf_seg	*segs;		/* PT_LOAD only, in file order */
-	size_t		 nsegs;
-	uint8_t		 buildid[64];
-	size_t		 buildid_len;	/* 0: none */
-	struct elf_sym	*syms;		/* STT_FUNC (and GNU_IFUNC) from .symtab, else .dynsym; sorted by addr */
-	size_t		 nsyms;
-	char		**files;	/* STT_FILE names */
-	size_t		 nfiles;
-};
-/* open and read headers, segments, build-id; -1 with a message in errbuf */
-int	 elfobj_open(struct elfobj *, const char *path, char *errbuf, size_t errlen);
-/* load function symbols (sorted by address, then by name); -1 on error */
-int	 elfobj_load_syms(struct elfobj *, char *errbuf, size_t errlen);
-/* find a section by name: returns 1 and fills, 0 if absent, -1 on error */
-int	 elfobj_section(struct elfobj *, const char *name, uint64_t *addr,
-	    uint64_t *off, uint64_t *size, uint32_t *type);
-/* read size bytes at file offset off (checked against file size) */
-int	 elfobj_read(struct elfobj *, uint64_t off, void *dst, size_t size);
-/* lowest PT_LOAD vaddr aligned down to its alignment (BOLT's base for PIE) */
-uint64_t elfobj_base(const struct elfobj *);
-void	 elfobj_close(struct elfobj *);
-/* build-id as lowercase hex into dst (2*len+1 bytes) */
+/* hex_encode: src[0, len) as lowercase hex into dst (2*len+1 bytes) */
 void	 hex_encode(char *dst, const uint8_t *src, size_t len);
 
 #endif

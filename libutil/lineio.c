@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "util.h"
 
 #define LR_BLOCK	(1 << 20)
 #define LR_MAXLINE	((size_t)16 << 20)	/* a bound for hostile input */

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "util.h"
 
 /* temporary files to remove if we die before committing them */
 static char *pending[8];
@@ -261,4 +261,17 @@ fmt_dec64(char *dst, uint64_t v)
 	for (i = 0; i < n; i++)
 		dst[i] = tmp[n - 1 - i];
 	return n;
+}
+
+void
+hex_encode(char *dst, const uint8_t *src, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		dst[2 * i] = digits[src[i] >> 4];
+		dst[2 * i + 1] = digits[src[i] & 15];
+	}
+	dst[2 * len] = '\0';
 }

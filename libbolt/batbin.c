@@ -13,7 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 #include "bat.h"
 #include "batbin.h"
 #include "functab.h"

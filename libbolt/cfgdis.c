@@ -5,7 +5,7 @@
  * learns from the whole binary (relocations, interprocedural entry
  * points) is read once in cfgdis_open; each function's graph is built on
  * first use.  x86-64 through Capstone and x86dec's table; the
- * architecture-specific part is the instruction classifier (x86chk.c)
+ * architecture-specific part is the instruction classifier (x86class.c)
  * and the jump-table patterns (x86_jump_table), so an AArch64 pair can
  * sit beside them.
  */
@@ -16,10 +16,11 @@
 #include <string.h>
 
 #include "bat.h"
-#include "common.h"
+#include "util.h"
+#include "elfobj.h"
 #include "functab.h"
 #include "cfg.h"
-#include "x86chk.h"
+#include "x86class.h"
 #include "x86dec.h"
 
 struct insn {
@@ -506,7 +507,7 @@ x86_operands(const cs_insn *ci, struct insn *in)
 		}
 }
 
-/* an instruction's class (x86chk.h) into in */
+/* an instruction's class (x86class.h) into in */
 static void
 x86_set(struct insn *in, const struct x86k *k)
 {
@@ -1090,7 +1091,7 @@ x86_extra_len(const uint8_t *p, size_t n)
 }
 
 /* the instruction at p (address addr) by x86dec's table, as
- * x86k_capstone would see Capstone's decoding of it (x86chk.h): 1, or 0
+ * x86k_capstone would see Capstone's decoding of it (x86class.h): 1, or 0
  * if the table does not know it.  Capstone's id is set where the rules
  * read it (branches, lea, pop, leave); the others get it from detail().
  * Any other PC-relative operand is ripref's. */
