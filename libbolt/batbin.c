@@ -68,7 +68,7 @@ batfail(const struct batbin *b, char *err, size_t errlen, size_t off,
 static int
 load_xsecs(struct batbin *b, char *err, size_t errlen)
 {
-	Elf *elf = b->eo.elf;
+	Elf *elf = b->bin.eo.elf;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	size_t cap = 0;
@@ -147,7 +147,7 @@ names_agree(const struct batbin *b)
 	for (i = t->nhot; i < t->nfrag; i++) {
 		if (b->name[i] == NULL || (stem = cold_stem(b->name[i])) == 0)
 			continue;
-		if (has_name_at(&b->eo, t->frag[t->frag[i].parent].addr,
+		if (has_name_at(&b->bin.eo, t->frag[t->frag[i].parent].addr,
 		    b->name[i], stem))
 			n++;
 	}
@@ -193,9 +193,9 @@ check_bolted(struct batbin *b, char *err, size_t errlen)
 			    "cold" : "hot", (unsigned long long)f->addr);
 			goto out;
 		}
-		if (b->eo.nsyms == 0)
+		if (b->bin.eo.nsyms == 0)
 			continue;
-		if ((s = sym_at(&b->eo, f->addr)) == NULL) {
+		if ((s = sym_at(&b->bin.eo, f->addr)) == NULL) {
 			rc = batfail(b, err, errlen, f->secoff, "no function "
 			    "symbol at fragment address 0x%llx",
 			    (unsigned long long)f->addr);
@@ -216,7 +216,7 @@ check_bolted(struct batbin *b, char *err, size_t errlen)
 				    (unsigned long long)f->addr);
 				goto out;
 			}
-			if (b->eo.nsyms == 0 || size[i] == 0 || (a >= f->addr &&
+			if (b->bin.eo.nsyms == 0 || size[i] == 0 || (a >= f->addr &&
 			    (a - f->addr < size[i] || (a - f->addr == size[i] &&
 			    !x->branch))))
 				continue;
@@ -249,7 +249,7 @@ check_bolted(struct batbin *b, char *err, size_t errlen)
 		f = &t->frag[i];
 		if (b->name[i] == NULL || (stem = cold_stem(b->name[i])) == 0)
 			continue;
-		if (!has_name_at(&b->eo, t->frag[f->parent].addr, b->name[i],
+		if (!has_name_at(&b->bin.eo, t->frag[f->parent].addr, b->name[i],
 		    stem)) {
 			rc = batfail(b, err, errlen, f->secoff, "cold fragment %s "
 			    "at 0x%llx has the parent 0x%llx (%s) in the tables",
@@ -277,20 +277,20 @@ batbin_open(struct batbin *b, const char *path, char *err, size_t errlen)
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
-	if (elfobj_open(&b->eo, path, err, errlen) == -1)
+	if (elfobj_open(&b->bin.eo, path, err, errlen) == -1)
 		return -1;
-	if (elfobj_load_syms(&b->eo, err, errlen) == -1)
+	if (elfobj_load_syms(&b->bin.eo, err, errlen) == -1)
 		goto bad;
-	rc = elfobj_section(&b->eo, BAT_INFO_SECTION, NULL, &ioff, &isize,
+	rc = elfobj_section(&b->bin.eo, BAT_INFO_SECTION, NULL, &ioff, &isize,
 	    &type);
 	if (rc == 1 && type == SHT_NOTE && isize <= 4096) {
 		info = xmalloc(isize ? isize : 1);
-		if (elfobj_read(&b->eo, ioff, info, isize) == 0)
+		if (elfobj_read(&b->bin.eo, ioff, info, isize) == 0)
 			bat_producer(info, isize, b->producer,
 			    sizeof(b->producer));
 		free(info);
 	}
-	rc = elfobj_section(&b->eo, BAT_SECTION, NULL, &off, &size, &type);
+	rc = elfobj_section(&b->bin.eo, BAT_SECTION, NULL, &off, &size, &type);
 	if (rc == -1) {
 		fail(b, err, errlen, "bad section headers");
 		goto bad;
@@ -306,7 +306,7 @@ batbin_open(struct batbin *b, const char *path, char *err, size_t errlen)
 		    BAT_SECTION, type);
 		goto bad;
 	}
-	if (fstat(b->eo.fd, &st) == -1) {
+	if (fstat(b->bin.eo.fd, &st) == -1) {
 		fail(b, err, errlen, "%s", strerror(errno));
 		goto bad;
 	}
@@ -318,7 +318,7 @@ batbin_open(struct batbin *b, const char *path, char *err, size_t errlen)
 		goto bad;
 	}
 	buf = xmalloc(size ? (size_t)size : 1);
-	if (elfobj_read(&b->eo, off, buf, (size_t)size) == -1) {
+	if (elfobj_read(&b->bin.eo, off, buf, (size_t)size) == -1) {
 		free(buf);
 		fail(b, err, errlen, "%s (offset 0x%llx, %llu bytes) runs past "
 		    "the end of the file", BAT_SECTION,
@@ -344,7 +344,7 @@ void
 batbin_close(struct batbin *b)
 {
 	bat_free(&b->bat);
-	elfobj_close(&b->eo);
+	boltbin_close(&b->bin);
 	free(b->xs);
 	free(b->name);
 	b->xs = NULL;

@@ -15,9 +15,8 @@
 #include <stdint.h>
 
 #include "util.h"
-#include "elfobj.h"
 #include "bat.h"
-#include "functab.h"
+#include "boltbin.h"
 
 struct batbin_xsec {		/* an executable section */
 	uint64_t	addr, size;
@@ -25,7 +24,7 @@ struct batbin_xsec {		/* an executable section */
 
 struct batbin {
 	const char	*path;
-	struct elfobj	 eo;
+	struct boltbin	 bin;		/* its functions: boltbin_load */
 	struct bat	 bat;
 	uint64_t	 secoff;	/* file offset of the BAT section */
 	char		 producer[128];	/* "" when no .note.bolt_info */
@@ -34,7 +33,8 @@ struct batbin {
 	const char	**name;		/* per fragment: its symbol, or NULL */
 };
 
-/* open path, decode and check its BAT section; -1 with the whole
+/* open path, decode and check its BAT section (the function table is
+ * the caller's to load, boltbin_load(&b->bin)); -1 with the whole
  * message in err ("FILE: offset 0x.. (.note.bolt_bat+0x..): ... (written
  * by ...)", "FILE: no .note.bolt_bat section: ..."); b is then freed */
 int	 batbin_open(struct batbin *b, const char *path, char *err,

@@ -21,9 +21,8 @@
 #include <string.h>
 
 #include "util.h"
-#include "elfobj.h"
 #include "bigmem.h"
-#include "functab.h"
+#include "boltbin.h"
 #include "cfg.h"
 #include "pa.h"
 #include "pawalk.h"
@@ -143,14 +142,11 @@ tab_free(struct table *t)
 }
 
 struct ctx {
-	struct elfobj	 eo;
-	struct functab	 ft;
+	struct boltbin	 bin;
 	struct cfgdis	*cd;
 	struct table	 lines;		/* LBR lines */
 	struct table	 samples;	/* no_lbr: (func, off) */
 	struct pa_reader r;
-	char		 bid[129];	/* the binary's build-id in hex */
-	uint64_t	 base;		/* added to offsets of a PIE */
 	int		 bolted;
 	int		 translated;	/* not --bolted or --literal: block pairs as edges */
 	/* counts for -v */
@@ -171,7 +167,7 @@ struct ctx {
 static uint32_t
 fnum(const struct ctx *c, const struct bfunc *f)
 {
-	return f ? (uint32_t)(f - c->ft.f) + 1 : 0;
+	return f ? (uint32_t)(f - c->bin.ft.f) + 1 : 0;
 }
 
 /* the fall-through steps from block fb to block tb of f's graph g, each
@@ -180,7 +176,7 @@ static void
 count_steps(struct ctx *c, const struct bfunc *f, const struct cfg *g,
     long fb, long tb, uint64_t count)
 {
-	size_t fi = (size_t)(f - c->ft.f);
+	size_t fi = (size_t)(f - c->bin.ft.f);
 	long i;
 
 	if (c->ftc[fi] == NULL)
@@ -202,7 +198,7 @@ static int
 ordinary(struct ctx *c, const struct bfunc *f, uint64_t fo,
     const struct bfunc *t, uint64_t to, uint64_t count, uint64_t mis)
 {
-	const struct cfg *g = cfgdis_get(c->cd, (size_t)(f - c->ft.f));
+	const struct cfg *g = cfgdis_get(c->cd, (size_t)(f - c->bin.ft.f));
 	uint64_t src;
 
 	if (f == t)
@@ -262,7 +258,7 @@ do_trace(struct ctx *c, uint64_t start, const struct bfunc *a, uint64_t end,
 		c->ninvalid++;
 		return;
 	}
-	g = cfgdis_get(c->cd, (size_t)(a - c->ft.f));
+	g = cfgdis_get(c->cd, (size_t)(a - c->bin.ft.f));
 	if (g->ignored || !g->simple) {
 		c->nnonsimple++;
 		return;
@@ -284,7 +280,7 @@ ft_lines(struct ctx *c)
 {
 	size_t f, i;
 
-	for (f = 0; f < c->ft.n; f++) {
+	for (f = 0; f < c->bin.ft.n; f++) {
 		const struct cfg *g;
 		uint64_t *ftc = c->ftc[f];
 
@@ -329,16 +325,16 @@ on_branch(void *arg, int kfrom, uint64_t from, int kto, uint64_t to,
 {
 	struct ctx *c = arg;
 
-	do_branch(c, kfrom, from, kfrom ? functab_find(&c->ft, from) : NULL, kto, to,
-	    kto ? functab_find(&c->ft, to) : NULL, count, mis);
+	do_branch(c, kfrom, from, kfrom ? functab_find(&c->bin.ft, from) : NULL, kto, to,
+	    kto ? functab_find(&c->bin.ft, to) : NULL, count, mis);
 }
 
 static void
 on_trace(void *arg, uint64_t s, uint64_t e, int external, uint64_t count)
 {
 	struct ctx *c = arg;
-	const struct bfunc *sf = functab_find(&c->ft, s),
-	    *ef = functab_find(&c->ft, e);
+	const struct bfunc *sf = functab_find(&c->bin.ft, s),
+	    *ef = functab_find(&c->bin.ft, e);
 
 	if (c->bolted)
 		do_bolted_ft(c, s, sf, e, ef, count);
@@ -350,7 +346,7 @@ static void
 on_sample(void *arg, uint64_t a, uint64_t count, uint32_t event)
 {
 	struct ctx *c = arg;
-	const struct bfunc *f = functab_find(&c->ft, a);
+	const struct bfunc *f = functab_find(&c->bin.ft, a);
 
 	(void)event;
 	if (f == NULL) {
@@ -378,13 +374,13 @@ on_event(void *arg, const char *n)
 static void
 put_func(struct wbuf *w, struct ctx *c, uint32_t f)
 {
-	const struct bfunc *b = &c->ft.f[f - 1];
+	const struct bfunc *b = &c->bin.ft.f[f - 1];
 	const char *n = c->bolted ? b->filename : b->name, *q;
 	char *e;
 	size_t len;
 
 	if (c->fnames == NULL)
-		c->fnames = xcalloc(c->ft.n + 1, sizeof(*c->fnames));
+		c->fnames = xcalloc(c->bin.ft.n + 1, sizeof(*c->fnames));
 	if ((e = c->fnames[f - 1]) == NULL) {
 		len = strlen(n);
 		for (q = n; *q; q++)
@@ -514,19 +510,14 @@ main(int argc, char **argv)
 	/* the ordinary form repairs batmap's block pairs unless told not to */
 	c.translated = !c.bolted && !literal;
 	in = argc == 2 ? argv[1] : "-";
-	if (elfobj_open(&c.eo, argv[0], err, sizeof(err)) == -1 ||
-	    functab_load(&c.ft, &c.eo, err, sizeof(err)) == -1) {
+	if (boltbin_open(&c.bin, argv[0], 0, err, sizeof(err)) == -1) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		exit(1);
 	}
-	if ((c.cd = cfgdis_open(&c.eo, &c.ft, err, sizeof(err))) == NULL) {
+	if ((c.cd = cfgdis_open(&c.bin.eo, &c.bin.ft, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		exit(1);
 	}
-	if (c.eo.buildid_len > 0)
-		hex_encode(c.bid, c.eo.buildid, c.eo.buildid_len);
-	if (c.eo.type == 3 /* ET_DYN */)
-		c.base = elfobj_base(&c.eo);
 	/* the code is read before the input: in a pipeline, while the
 	 * stages before this one still work */
 	if (!c.bolted)
@@ -536,11 +527,11 @@ main(int argc, char **argv)
 		    strcmp(in, "-") == 0 ? "<stdin>" : in, strerror(errno));
 		exit(1);
 	}
-	c.ftc = xcalloc(c.ft.n + 1, sizeof(*c.ftc));
-	c.w.ft = &c.ft;
+	c.ftc = xcalloc(c.bin.ft.n + 1, sizeof(*c.ftc));
+	c.w.ft = &c.bin.ft;
 	c.w.r = &c.r;
-	c.w.bid = c.bid;
-	c.w.base = c.base;
+	c.w.bid = c.bin.bid;
+	c.w.base = c.bin.base;
 	c.w.ops = &ops;
 	c.w.arg = &c;
 	while (pa_next(&c.r, &e))
@@ -550,7 +541,7 @@ main(int argc, char **argv)
 	write_fdata(&c, out.fp);
 	out_commit(&out);
 	if (c.fnames != NULL)
-		for (size_t i = 0; i < c.ft.n; i++)
+		for (size_t i = 0; i < c.bin.ft.n; i++)
 			free(c.fnames[i]);
 	free(c.fnames);
 	st = cfgdis_stats(c.cd);
@@ -572,7 +563,7 @@ main(int argc, char **argv)
 		    (unsigned long long)(c.w.lbr ? c.lines.n : c.samples.n));
 		fprintf(stderr, "%s: %zu functions, relocation mode %s; graphs "
 		    "built: %llu simple, %llu non-simple, %llu ignored\n",
-		    progname, c.ft.n, c.ft.has_relocs ? "on" : "off",
+		    progname, c.bin.ft.n, c.bin.ft.has_relocs ? "on" : "off",
 		    (unsigned long long)st->simple,
 		    (unsigned long long)st->nonsimple,
 		    (unsigned long long)st->ignored);
@@ -584,8 +575,7 @@ main(int argc, char **argv)
 	}
 	pa_close(&c.r);
 	cfgdis_close(c.cd);
-	functab_free(&c.ft);
-	elfobj_close(&c.eo);
+	boltbin_close(&c.bin);
 	tab_free(&c.lines);
 	tab_free(&c.samples);
 	free(c.events);

@@ -22,7 +22,7 @@
 #include "util.h"
 #include "elfobj.h"
 #include "bat.h"
-#include "functab.h"
+#include "boltbin.h"
 #include "pa.h"
 #include "x86dec.h"
 
@@ -30,16 +30,14 @@
 
 struct bin {
 	const char	*path;
-	struct elfobj	*eo;
-	struct functab	 ft;
-	uint64_t	 base;		/* PIE: locations are offsets from it */
+	struct boltbin	*bb;		/* base: PIE locations are offsets
+					 * from it */
 	const uint8_t	*image;		/* the file as libelf mapped it */
 	size_t		 imagesz;
 	const struct elf_seg *xseg;	/* its executable segments, for
 					 * returns: xseg[0, nxseg) */
 	size_t		 nxseg;
 	struct elf_seg	*xsegv;
-	char		 bid[129];	/* build-id hex, "" if none */
 };
 
 /* output entries, summed: open addressing over (type, locations); a
@@ -215,22 +213,20 @@ osort(struct oent *v, size_t n, unsigned depth)
 }
 
 static void
-load_bin(struct bin *b, struct elfobj *eo, const char *path, int code)
+load_bin(struct bin *b, struct boltbin *bb, const char *path, int code)
 {
+	const struct elfobj *eo = &bb->eo;
 	char err[512];
 	size_t i;
 	char *img;
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
-	b->eo = eo;
-	if (functab_load(&b->ft, eo, err, sizeof(err)) == -1) {
+	b->bb = bb;
+	if (boltbin_load(bb, 0, err, sizeof(err)) == -1) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		exit(1);
 	}
-	b->base = eo->type == ET_DYN ? elfobj_base(eo) : 0;
-	if (eo->buildid_len)
-		hex_encode(b->bid, eo->buildid, eo->buildid_len);
 	if (!code)
 		return;
 	/* the executable segments, read where the returns are in the file
@@ -339,8 +335,8 @@ struct ctx {
 	uint32_t	 *pairs;
 	size_t		 paircap;
 	struct batmatch	 m;		/* BOLTed function -> input */
-	struct fn	*fn;		/* per BOLTed function (bo.ft.f) */
-	uint64_t	*fstart;	/* bo.ft.f[i].addr, dense */
+	struct fn	*fn;		/* per BOLTed function (bo.bb->ft.f) */
+	uint64_t	*fstart;	/* bo.bb->ft.f[i].addr, dense */
 	/* functions by address bucket: the functions starting in bucket b
 	 * ((a - flo) >> fshift) are fbkt[b] .. fbkt[b + 1] - 1 */
 	uint32_t	*fbkt;
@@ -363,8 +359,8 @@ is_self(struct ctx *c, const struct pa_loc *l)
 	if (l->obj == PA_OBJ_X)
 		return 0;
 	bid = pa_buildid(&c->r, l->obj);
-	return bid != NULL && c->bo.bid[0] != '\0' &&
-	    strcmp(bid, c->bo.bid) == 0;
+	return bid != NULL && c->bo.bb->bid[0] != '\0' &&
+	    strcmp(bid, c->bo.bb->bid) == 0;
 }
 
 static const struct bfunc *
@@ -450,8 +446,9 @@ check_input(struct ctx *c, const char *inpath)
 
 	for (i = 0; i < t->nfrag; i++) {
 		f = &t->frag[i];
-		if ((bf = functab_find(&c->bo.ft, t->frag[f->parent].addr)) ==
-		    NULL || bf->addr != t->frag[f->parent].addr)
+		if ((bf = functab_find(&c->bo.bb->ft,
+		    t->frag[f->parent].addr)) == NULL ||
+		    bf->addr != t->frag[f->parent].addr)
 			continue;
 		nnamed++;
 		if ((in = input_func(c, bf)) == NULL)
@@ -485,7 +482,7 @@ credited(struct ctx *c, const struct bfunc *bf)
 	uint64_t pa = bat_parent_addr(&c->b->bat, bf->addr);
 	const struct bfunc *p;
 
-	if (pa != 0 && (p = functab_find(&c->bo.ft, pa)) != NULL)
+	if (pa != 0 && (p = functab_find(&c->bo.bb->ft, pa)) != NULL)
 		return p;
 	return bf;
 }
@@ -495,7 +492,7 @@ credited(struct ctx *c, const struct bfunc *bf)
 static void
 index_starts(struct ctx *c)
 {
-	const struct functab *ft = &c->bo.ft;
+	const struct functab *ft = &c->bo.bb->ft;
 	uint64_t span, b;
 	size_t i;
 
@@ -541,8 +538,8 @@ source_is_return(struct ctx *c, long fi, uint64_t a)
 	if (!x->decoded) {
 		x->decoded = 1;
 		if ((p = code_at(&c->bo, c->fstart[fi], &n)) != NULL)
-			decode_rets(x, p, n < c->bo.ft.f[fi].size ? n :
-			    (size_t)c->bo.ft.f[fi].size);
+			decode_rets(x, p, n < c->bo.bb->ft.f[fi].size ? n :
+			    (size_t)c->bo.bb->ft.f[fi].size);
 	}
 	return off >= x->stop || sorted_has(x->rets, x->nrets, off);
 }
@@ -551,7 +548,7 @@ source_is_return(struct ctx *c, long fi, uint64_t a)
 static void
 index_funcs(struct ctx *c)
 {
-	const struct functab *ft = &c->bo.ft;
+	const struct functab *ft = &c->bo.bb->ft;
 	struct fn *x;
 	size_t i;
 
@@ -573,7 +570,7 @@ index_funcs(struct ctx *c)
 static long
 func_at(const struct ctx *c, uint64_t a)
 {
-	size_t lo = 0, hi = c->bo.ft.n, m;
+	size_t lo = 0, hi = c->bo.bb->ft.n, m;
 	uint64_t b;
 
 	if (hi == 0 || a < c->flo)
@@ -587,7 +584,7 @@ func_at(const struct ctx *c, uint64_t a)
 		if (lo == hi) {
 			/* none starts in it: the last one before */
 			return lo == 0 || a - c->fstart[lo - 1] >=
-			    c->bo.ft.f[lo - 1].maxsize ? -1 : (long)(lo - 1);
+			    c->bo.bb->ft.f[lo - 1].maxsize ? -1 : (long)(lo - 1);
 		}
 	} else
 		lo = hi - 1;
@@ -598,7 +595,7 @@ func_at(const struct ctx *c, uint64_t a)
 		else
 			hi = m;
 	}
-	if (lo == 0 || a - c->fstart[lo - 1] >= c->bo.ft.f[lo - 1].maxsize)
+	if (lo == 0 || a - c->fstart[lo - 1] >= c->bo.bb->ft.f[lo - 1].maxsize)
 		return -1;
 	return (long)(lo - 1);
 }
@@ -626,7 +623,7 @@ branch_end(struct ctx *c, const struct pa_loc *l, long fi, uint64_t a,
 		return -1;
 	if (off >= x->in->maxsize)
 		return -2;
-	out->addr = x->in->addr + off - c->in.base;
+	out->addr = x->in->addr + off - c->in.bb->base;
 	out->obj = c->inobj;
 	return 1;
 }
@@ -638,7 +635,8 @@ do_branch(struct ctx *c, const struct pa_loc *from, const struct pa_loc *to,
 	struct pa_loc f, t;
 	struct okey k;
 	int kf, kt, sf = is_self(c, from), st_ = is_self(c, to);
-	uint64_t af = from->addr + c->bo.base, at = to->addr + c->bo.base;
+	uint64_t af = from->addr + c->bo.bb->base,
+	    at = to->addr + c->bo.bb->base;
 	long ff = sf ? func_at(c, af) : -1, ft = st_ ? func_at(c, at) : -1;
 
 	st.branches++;
@@ -691,8 +689,8 @@ do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
 		st.passed++;
 		return;
 	}
-	s = start->addr + c->bo.base;
-	e = end->addr + c->bo.base;
+	s = start->addr + c->bo.bb->base;
+	e = end->addr + c->bo.bb->base;
 	ff = func_at(c, s);
 	tf = func_at(c, e);
 	if (ff < 0 || tf < 0) {
@@ -747,8 +745,8 @@ do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
 			k.type = PA_B;
 			st.brpairs++;
 		}
-		k.a[0] = in->addr + from - c->in.base;
-		k.a[1] = in->addr + to - c->in.base;
+		k.a[0] = in->addr + from - c->in.bb->base;
+		k.a[1] = in->addr + to - c->in.bb->base;
 		emit(&k, count, 0);
 		st.pairs++;
 	}
@@ -773,7 +771,7 @@ do_sample(struct ctx *c, const struct pa_entry *en)
 		st.passed++;
 		return;
 	}
-	a = en->loc[0].addr + c->bo.base;
+	a = en->loc[0].addr + c->bo.bb->base;
 	if ((fi = func_at(c, a)) < 0) {
 		st.unknown++;
 		return;
@@ -790,7 +788,7 @@ do_sample(struct ctx *c, const struct pa_entry *en)
 		st.beyond++;
 		return;
 	}
-	k.a[0] = x->in->addr + off - c->in.base;
+	k.a[0] = x->in->addr + off - c->in.bb->base;
 	k.obj[0] = c->inobj;
 	emit(&k, en->count, 0);
 }
@@ -808,9 +806,9 @@ write_out(FILE *fp, struct ctx *c)
 
 	/* input locations bare, or with the input's build-id when the
 	 * stream named the BOLTed binary by its build-id anywhere */
-	if (c->bidseen && c->in.bid[0] != '\0')
-		inobj = PA_OBJ_BUILDID(pa_intern_buildid(&c->r, c->in.bid,
-		    strlen(c->in.bid)));
+	if (c->bidseen && c->in.bb->bid[0] != '\0')
+		inobj = PA_OBJ_BUILDID(pa_intern_buildid(&c->r, c->in.bb->bid,
+		    strlen(c->in.bb->bid)));
 	for (i = 0; i < tabcap; i++)
 		if (OENT_USED(&tab[i])) {
 			tab[n] = tab[i];
@@ -856,28 +854,28 @@ write_out(FILE *fp, struct ctx *c)
 }
 
 static struct ctx *cur;			/* for translate_free */
-static struct elfobj *curin;
+static struct boltbin *curin;
 
 void
 translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 {
 	static struct ctx c;
-	static struct elfobj ineo;
+	static struct boltbin inbin;
 	struct pa_entry e;
 	struct pa_loc br;
 	char err[512];
 
 	memset(&c, 0, sizeof(c));
 	c.b = b;
-	if (elfobj_open(&ineo, inpath, err, sizeof(err)) == -1) {
+	if (elfobj_open(&inbin.eo, inpath, err, sizeof(err)) == -1) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		exit(1);
 	}
 	if (bat_find(&b->bat, 0) != NULL)
 		die(b->path, "a fragment at address 0");
-	load_bin(&c.bo, &b->eo, b->path, 1);
-	load_bin(&c.in, &ineo, inpath, 0);
-	batmatch_init(&c.m, &c.bo.ft, &c.in.ft);
+	load_bin(&c.bo, &b->bin, b->path, 1);
+	load_bin(&c.in, &inbin, inpath, 0);
+	batmatch_init(&c.m, &c.bo.bb->ft, &c.in.bb->ft);
 	index_blocks(&c);
 	index_funcs(&c);
 	check_input(&c, inpath);
@@ -964,7 +962,7 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 		    "functions of names %s lacks\n", progname,
 		    (unsigned long long)st.unmatched, inpath);
 	cur = &c;
-	curin = &ineo;
+	curin = &inbin;
 }
 
 /* what translate kept, freed: after the output is out (a pipeline's next
@@ -979,10 +977,9 @@ translate_free(void)
 		return;
 	pa_close(&c->r);
 	if (c->fn != NULL)
-		for (i = 0; i < c->bo.ft.n; i++)
+		for (i = 0; i < c->bo.bb->ft.n; i++)
 			free(c->fn[i].rets);
-	functab_free(&c->bo.ft);
-	functab_free(&c->in.ft);
+	functab_free(&c->bo.bb->ft);
 	free(c->bo.xsegv);
 	free(c->in.xsegv);
 	free(c->fn);
@@ -993,6 +990,6 @@ translate_free(void)
 	free(c->blkidx);
 	free(c->pairs);
 	free(tab);
-	elfobj_close(curin);
+	boltbin_close(curin);
 	cur = NULL;
 }

@@ -421,7 +421,7 @@ write_entries(FILE *fp)
 	} else if (buildid_locs) {
 		out.bids.s = xcalloc((size_t)nbins + 1, sizeof(*out.bids.s));
 		for (i = 0; i < (size_t)nbins; i++)
-			out.bids.s[i] = bins[i].buildid;
+			out.bids.s[i] = bins[i].bb.bid;
 		out.bids.n = (uint32_t)nbins;
 	}
 	wb_init(&w, fp, 1 << 16);

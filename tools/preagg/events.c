@@ -445,8 +445,8 @@ on_mmap(struct lineio *lr, char *p)
 		struct binary *b = &bins[i];
 		struct mapping *m;
 
-		if (known != NULL && b->buildid[0] != '\0') {
-			if (strncmp(known, b->buildid, strlen(known)) != 0)
+		if (known != NULL && b->bb.bid[0] != '\0') {
+			if (strncmp(known, b->bb.bid, strlen(known)) != 0)
 				continue;
 		} else if (strcmp(name, b->name) != 0)
 			continue;

@@ -99,13 +99,13 @@ main(int argc, char *argv[])
 	if (nbins > 1)
 		buildid_locs = 1;
 	for (i = 0; i < nbins && buildid_locs; i++)
-		if (bins[i].buildid[0] == '\0')
+		if (bins[i].bb.bid[0] == '\0')
 			errx(1, "%s: no build-id, needed for buildid:offset "
 			    "locations", bins[i].path);
 
 	/* the Skylake workaround depends on input order: one parser */
 	for (i = 0; i < nbins; i++)
-		if (bins[i].bat && bins[i].eo.machine == EM_X86_64)
+		if (bins[i].bat && bins[i].bb.eo.machine == EM_X86_64)
 			skylake_check = 1;
 	if (skylake_check)
 		nthreads = 1;
@@ -188,31 +188,29 @@ static void
 load_binary(struct binary *b)
 {
 	const char *path = b->path;
-	struct functab ft;
+	const struct functab *ft = &b->bb.ft;
 	char errbuf[512];
 	size_t i;
 
 	/* a stripped binary still has its samples: its functions are then
 	 * those BOLT's --allow-stripped finds (.eh_frame, PLT) */
-	if (elfobj_open(&b->eo, path, errbuf, sizeof(errbuf)) == -1 ||
-	    functab_load_flags(&ft, &b->eo, FT_ALLOW_STRIPPED, errbuf,
+	if (boltbin_open(&b->bb, path, FT_ALLOW_STRIPPED, errbuf,
 	    sizeof(errbuf)) == -1)
 		errx(1, "%s", errbuf);
 	b->name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	b->fixed = b->eo.type == 2;	/* ET_EXEC */
-	hex_encode(b->buildid, b->eo.buildid, b->eo.buildid_len);
-	b->funcs = xcalloc(ft.n + 1, sizeof(*b->funcs));
-	for (i = 0; i < ft.n; i++) {
-		uint64_t len = ft.f[i].maxsize > ft.f[i].size ?
-		    ft.f[i].maxsize : ft.f[i].size;
+	b->fixed = b->bb.eo.type == ET_EXEC;
+	b->funcs = xcalloc(ft->n + 1, sizeof(*b->funcs));
+	for (i = 0; i < ft->n; i++) {
+		uint64_t len = ft->f[i].maxsize > ft->f[i].size ?
+		    ft->f[i].maxsize : ft->f[i].size;
 
-		b->funcs[i].start = ft.f[i].addr;
-		b->funcs[i].end = ft.f[i].addr + (len ? len : 1);
+		b->funcs[i].start = ft->f[i].addr;
+		b->funcs[i].end = ft->f[i].addr + (len ? len : 1);
 	}
-	b->nfuncs = ft.n;
-	functab_free(&ft);
+	b->nfuncs = ft->n;
+	functab_free(&b->bb.ft);
 	func_index(b);
-	b->bat = elfobj_section(&b->eo, ".note.bolt_bat", NULL, NULL, NULL,
+	b->bat = elfobj_section(&b->bb.eo, ".note.bolt_bat", NULL, NULL, NULL,
 	    NULL) == 1;
 	if (b->nfuncs == 0 && !qflag)
 		warnx("%s: no function symbols", path);

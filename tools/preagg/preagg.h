@@ -35,8 +35,7 @@
 #include <stdint.h>
 
 #include "util.h"
-#include "elfobj.h"
-#include "functab.h"
+#include "boltbin.h"
 #include "pa.h"
 
 #define KERNEL_BASE	0xffff800000000000ULL
@@ -57,10 +56,10 @@ struct func {
 struct binary {
 	char		*path;
 	const char	*name;		/* basename, matched as perf2bolt does */
-	char		 buildid[129];	/* hex, "" if none */
 	int		 fixed;		/* ET_EXEC: addresses are not rebased */
 	int		 bat;		/* BOLTed with BAT (.note.bolt_bat) */
-	struct elfobj	 eo;
+	struct boltbin	 bb;		/* its function table freed once
+					 * funcs are made of it */
 	struct func	*funcs;
 	size_t		 nfuncs;
 	uint32_t	*blk;		/* func_index: the block table */

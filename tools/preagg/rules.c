@@ -25,8 +25,8 @@ mapping_base(const struct binary *b, uint64_t start, uint64_t pgoff,
 	int pass;
 
 	for (pass = exec ? 0 : 1; pass < 2; pass++)
-		for (i = 0; i < b->eo.nsegs; i++) {
-			const struct elf_seg *s = &b->eo.segs[i];
+		for (i = 0; i < b->bb.eo.nsegs; i++) {
+			const struct elf_seg *s = &b->bb.eo.segs[i];
 			uint64_t al = s->align ? s->align : 1;
 
 			if (pass == 0 && !(s->flags & PF_X))
@@ -46,8 +46,8 @@ fixed_mapping_matches(const struct binary *b, uint64_t start)
 {
 	size_t i;
 
-	for (i = 0; i < b->eo.nsegs; i++) {
-		const struct elf_seg *s = &b->eo.segs[i];
+	for (i = 0; i < b->bb.eo.nsegs; i++) {
+		const struct elf_seg *s = &b->bb.eo.segs[i];
 
 		if (s->vaddr >= start && s->vaddr - start < (s->align ? s->align : 1))
 			return 1;

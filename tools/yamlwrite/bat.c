@@ -71,11 +71,9 @@ struct rec {
 };
 
 struct bctx {
-	struct batbin	 b;
-	struct functab	 bo, in;
+	struct batbin	 b;		/* the BOLTed binary: b.bin */
+	struct boltbin	 inb;		/* the input binary */
 	struct batmatch	 m;
-	uint64_t	 inbase;
-	char		 inbid[129];
 	uint32_t	*rev;		/* input function -> BOLTed, NONE */
 	const struct bat_frag **frag;	/* per BOLTed function: the
 					 * fragment of the tables starting
@@ -182,15 +180,15 @@ resolve(struct bctx *c, const struct pa_loc *l, uint32_t *p, uint64_t *off)
 	if (l->obj == PA_OBJ_X)
 		return 0;
 	if (l->obj != PA_OBJ_SELF && ((bid = pa_buildid(&c->r, l->obj)) ==
-	    NULL || c->inbid[0] == '\0' || strcmp(bid, c->inbid) != 0))
+	    NULL || c->inb.bid[0] == '\0' || strcmp(bid, c->inb.bid) != 0))
 		return 0;
-	if ((f = functab_find(&c->in, l->addr + c->inbase)) == NULL)
+	if ((f = functab_find(&c->inb.ft, l->addr + c->inb.base)) == NULL)
 		return 0;
-	if ((*p = c->rev[f - c->in.f]) == NONE) {
+	if ((*p = c->rev[f - c->inb.ft.f]) == NONE) {
 		c->nnomap++;
 		return 0;
 	}
-	*off = l->addr + c->inbase - f->addr;
+	*off = l->addr + c->inb.base - f->addr;
 	return 1;
 }
 
@@ -387,8 +385,8 @@ sortname(const struct bctx *c, const struct rec *r)
 	 * name (getOneName), a call's the callee's location name */
 	if (r->k.q == NONE)
 		return "";
-	return r->k.q == r->k.p ? c->bo.f[r->k.p].name :
-	    c->bo.f[r->k.q].filename;
+	return r->k.q == r->k.p ? c->b.bin.ft.f[r->k.p].name :
+	    c->b.bin.ft.f[r->k.q].filename;
 }
 
 static const struct bctx *sortctx;
@@ -537,7 +535,7 @@ dis(struct bctx *c)
 {
 	char err[512];
 
-	if (c->cd == NULL && (c->cd = cfgdis_open(&c->b.eo, &c->bo, err,
+	if (c->cd == NULL && (c->cd = cfgdis_open(&c->b.bin.eo, &c->b.bin.ft, err,
 	    sizeof(err))) == NULL) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		exit(1);
@@ -576,7 +574,7 @@ translate_symbol(struct bctx *c, const struct bfunc *bf, uint64_t outoff,
     uint64_t off, struct yw_call *yc, const char **nm)
 {
 	const struct bat *t = &c->b.bat;
-	const struct bat_frag *f = c->frag[bf - c->bo.f], *hot;
+	const struct bat_frag *f = c->frag[bf - c->b.bin.ft.f], *hot;
 	const struct bfunc *pf;
 	uint64_t in;
 
@@ -586,7 +584,7 @@ translate_symbol(struct bctx *c, const struct bfunc *bf, uint64_t outoff,
 	if (f == NULL)
 		return;
 	hot = f->cold ? &t->frag[f->parent] : f;
-	if ((pf = functab_find(&c->bo, hot->addr)) == NULL ||
+	if ((pf = functab_find(&c->b.bin.ft, hot->addr)) == NULL ||
 	    pf->addr != hot->addr)
 		return;
 	yc->fid = pf->num;
@@ -606,7 +604,7 @@ graph_entry_id(struct bctx *c, uint32_t q, uint64_t off)
 	const struct cfg *g;
 	long b;
 
-	if (off == 0 || off > c->bo.f[q].size ||
+	if (off == 0 || off > c->b.bin.ft.f[q].size ||
 	    (g = bat_graph(c, q)) == NULL ||
 	    (b = cfg_block_at(g, off)) <= 0 ||
 	    !(g->blocks[b].flags & CFG_ENTRY))
@@ -621,16 +619,16 @@ static void
 bat_direct(void *arg, uint64_t target, struct yw_call *yc, const char **nm)
 {
 	struct bctx *c = arg;
-	const struct bfunc *f = functab_find(&c->bo, target);
+	const struct bfunc *f = functab_find(&c->b.bin.ft, target);
 	uint32_t id = 0;
 
 	yc->fid = 0;
 	yc->disc = 0;
 	*nm = "";
 	if (f == NULL || (target != f->addr && (id = cfgdis_entry_id(dis(c),
-	    (size_t)(f - c->bo.f), target - f->addr)) == 0))
+	    (size_t)(f - c->b.bin.ft.f), target - f->addr)) == 0))
 		return;
-	if (c->frag[f - c->bo.f] != NULL) {
+	if (c->frag[f - c->b.bin.ft.f] != NULL) {
 		translate_symbol(c, f, target - f->addr, 0, yc, nm);
 		return;
 	}
@@ -644,7 +642,7 @@ static void
 bat_indirect(void *arg, uint32_t q, struct yw_call *yc, const char **nm)
 {
 	struct bctx *c = arg;
-	const struct bfunc *f = &c->bo.f[q];
+	const struct bfunc *f = &c->b.bin.ft.f[q];
 
 	if (c->frag[q] != NULL) {
 		translate_symbol(c, f, 0, 0, yc, nm);
@@ -662,7 +660,7 @@ static void
 put_graph(struct bctx *c, struct yw *y, uint32_t p, const struct rec *r,
     size_t nr, struct yw_func *yf)
 {
-	const struct bfunc *bf = &c->bo.f[p];
+	const struct bfunc *bf = &c->b.bin.ft.f[p];
 	const struct cfg *g = bat_graph(c, p);
 	struct ywg_prof *pr = ywg_prof_new(g);
 	struct ywg_callees ce;
@@ -709,7 +707,7 @@ static void
 put_func(struct bctx *c, struct yw *y, struct fbuf *fb, uint32_t p,
     const struct rec *r, size_t nr)
 {
-	const struct bfunc *bf = &c->bo.f[p];
+	const struct bfunc *bf = &c->b.bin.ft.f[p];
 	const struct bat_frag *f = c->frag[p];
 	struct yw_func yf;
 	size_t i, j, nblk, nc, ns;
@@ -794,7 +792,7 @@ put_func(struct bctx *c, struct yw *y, struct fbuf *fb, uint32_t p,
 		fb->calls[fb->ncalls].cnt = x->cnt;
 		fb->calls[fb->ncalls].mis = x->mis;
 		if (x->k.q != NONE) {
-			const struct bfunc *q = &c->bo.f[x->k.q];
+			const struct bfunc *q = &c->b.bin.ft.f[x->k.q];
 			const struct bat_frag *qf = c->frag[x->k.q];
 			uint64_t in;
 
@@ -856,7 +854,6 @@ write_yaml(struct bctx *c, const char *outpath, const char *bolted)
 	struct yw *y;
 	struct fbuf fb;
 	struct rec *r;
-	char bid[129];
 	size_t i, n, lo, hi, *start, cap;
 	uint32_t p;
 	int pass;
@@ -867,10 +864,10 @@ write_yaml(struct bctx *c, const char *outpath, const char *bolted)
 	c->idx = NULL;
 	c->capidx = 0;
 	n = c->n;
-	start = xcalloc(c->bo.n + 2, sizeof(*start));
+	start = xcalloc(c->b.bin.ft.n + 2, sizeof(*start));
 	for (i = 0; i < n; i++)
 		start[c->tab[i].k.p + 1]++;
-	for (i = 0; i < c->bo.n; i++)
+	for (i = 0; i < c->b.bin.ft.n; i++)
 		start[i + 1] += start[i];
 	r = NULL;
 	cap = 0;
@@ -890,11 +887,7 @@ write_yaml(struct bctx *c, const char *outpath, const char *bolted)
 	}
 	memset(&h, 0, sizeof(h));
 	h.binary_name = bolted;
-	if (c->b.eo.buildid_len > 0) {
-		hex_encode(bid, c->b.eo.buildid, c->b.eo.buildid_len);
-		h.build_id = bid;
-	} else
-		h.build_id = "<unknown>";
+	h.build_id = c->b.bin.bid[0] ? c->b.bin.bid : "<unknown>";
 	h.sample = !c->lbr && c->samples;
 	/* perf2bolt keeps the events' names of basic samples only */
 	h.events = h.sample && c->events ? c->events : "";
@@ -938,12 +931,12 @@ build_rev(struct bctx *c)
 	size_t i;
 	int pass;
 
-	c->rev = xcalloc(c->in.n ? c->in.n : 1, sizeof(*c->rev));
-	for (i = 0; i < c->in.n; i++)
+	c->rev = xcalloc(c->inb.ft.n ? c->inb.ft.n : 1, sizeof(*c->rev));
+	for (i = 0; i < c->inb.ft.n; i++)
 		c->rev[i] = NONE;
 	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < c->bo.n; i++) {
-			bf = &c->bo.f[i];
+		for (i = 0; i < c->b.bin.ft.n; i++) {
+			bf = &c->b.bin.ft.f[i];
 			f = c->frag[i];
 			if (f != NULL && f->cold)
 				continue;	/* credited to its parent */
@@ -951,8 +944,8 @@ build_rev(struct bctx *c)
 				continue;
 			if ((in = batmatch_input(&c->m, bf)) == NULL)
 				continue;
-			if (c->rev[in - c->in.f] == NONE)
-				c->rev[in - c->in.f] = (uint32_t)i;
+			if (c->rev[in - c->inb.ft.f] == NONE)
+				c->rev[in - c->inb.ft.f] = (uint32_t)i;
 		}
 }
 
@@ -961,29 +954,24 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
     int verbose)
 {
 	struct bctx c;
-	struct elfobj ineo;
 	struct pa_entry e;
 	char err[512];
 	size_t i;
 
 	memset(&c, 0, sizeof(c));
 	if (batbin_open(&c.b, bolted, err, sizeof(err)) == -1 ||
-	    functab_load(&c.bo, &c.b.eo, err, sizeof(err)) == -1 ||
-	    elfobj_open(&ineo, input, err, sizeof(err)) == -1 ||
-	    functab_load(&c.in, &ineo, err, sizeof(err)) == -1) {
+	    boltbin_load(&c.b.bin, 0, err, sizeof(err)) == -1 ||
+	    boltbin_open(&c.inb, input, 0, err, sizeof(err)) == -1) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		exit(1);
 	}
-	c.inbase = ineo.type == 3 /* ET_DYN */ ? elfobj_base(&ineo) : 0;
-	if (ineo.buildid_len > 0)
-		hex_encode(c.inbid, ineo.buildid, ineo.buildid_len);
-	c.frag = xcalloc(c.bo.n + 1, sizeof(*c.frag));
-	for (i = 0; i < c.bo.n; i++)
-		c.frag[i] = bat_find(&c.b.bat, c.bo.f[i].addr);
-	batmatch_init(&c.m, &c.bo, &c.in);
+	c.frag = xcalloc(c.b.bin.ft.n + 1, sizeof(*c.frag));
+	for (i = 0; i < c.b.bin.ft.n; i++)
+		c.frag[i] = bat_find(&c.b.bat, c.b.bin.ft.f[i].addr);
+	batmatch_init(&c.m, &c.b.bin.ft, &c.inb.ft);
 	build_rev(&c);
 	index_kids(&c);
-	c.exec = xcalloc(c.bo.n ? c.bo.n : 1, sizeof(*c.exec));
+	c.exec = xcalloc(c.b.bin.ft.n ? c.b.bin.ft.n : 1, sizeof(*c.exec));
 	/* the code of the BOLTed binary, for its functions without tables,
 	 * is read before the input: in a pipeline, while the stages before
 	 * this one still work */
@@ -1023,8 +1011,6 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	if (c.cd != NULL)
 		cfgdis_close(c.cd);
 	batmatch_free(&c.m);
-	functab_free(&c.bo);
-	functab_free(&c.in);
-	elfobj_close(&ineo);
+	boltbin_close(&c.inb);
 	batbin_close(&c.b);
 }

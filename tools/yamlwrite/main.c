@@ -23,8 +23,7 @@
 #include <string.h>
 
 #include "util.h"
-#include "elfobj.h"
-#include "functab.h"
+#include "boltbin.h"
 #include "cfg.h"
 #include "pa.h"
 #include "pawalk.h"
@@ -64,12 +63,10 @@ struct calltab {
 };
 
 struct ctx {
-	struct elfobj	 eo;
-	struct functab	 ft;
+	struct boltbin	 bin;
 	struct cfgdis	*cd;
 	struct pa_reader r;
 	struct pawalk	 w;
-	char		 bid[129];
 	struct ywg_prof	**fp;		/* per function, NULL: no profile */
 	int		 *sampled;	/* -nl: per function */
 	struct calltab	 calls;
@@ -142,7 +139,7 @@ call_add(struct calltab *t, uint32_t ff, uint64_t off, uint32_t tf,
 static size_t
 fidx(const struct ctx *c, const struct bfunc *f)
 {
-	return (size_t)(f - c->ft.f);
+	return (size_t)(f - c->bin.ft.f);
 }
 
 /* the graph BOLT profiles, or NULL */
@@ -167,8 +164,8 @@ on_branch(void *arg, int kfrom, uint64_t from, int kto, uint64_t to,
     uint64_t count, uint64_t mis)
 {
 	struct ctx *c = arg;
-	const struct bfunc *ff = kfrom ? functab_find(&c->ft, from) : NULL;
-	const struct bfunc *tf = kto ? functab_find(&c->ft, to) : NULL;
+	const struct bfunc *ff = kfrom ? functab_find(&c->bin.ft, from) : NULL;
+	const struct bfunc *tf = kto ? functab_find(&c->bin.ft, to) : NULL;
 	uint64_t fo, to_;
 
 	c->nbranches++;
@@ -216,8 +213,8 @@ on_trace(void *arg, uint64_t start, uint64_t end, int external,
     uint64_t count)
 {
 	struct ctx *c = arg;
-	const struct bfunc *a = functab_find(&c->ft, start);
-	const struct bfunc *z = functab_find(&c->ft, end);
+	const struct bfunc *a = functab_find(&c->bin.ft, start);
+	const struct bfunc *z = functab_find(&c->bin.ft, end);
 	const struct cfg *g;
 	struct ywg_prof *p;
 	long fb, tb, i;
@@ -253,7 +250,7 @@ static void
 on_sample(void *arg, uint64_t addr, uint64_t count, uint32_t event)
 {
 	struct ctx *c = arg;
-	const struct bfunc *f = functab_find(&c->ft, addr);
+	const struct bfunc *f = functab_find(&c->bin.ft, addr);
 
 	(void)count;
 	(void)event;
@@ -299,7 +296,7 @@ direct_callee(void *arg, uint64_t target, struct yw_call *yc,
     const char **nm)
 {
 	struct ctx *c = arg;
-	const struct bfunc *f = functab_find(&c->ft, target);
+	const struct bfunc *f = functab_find(&c->bin.ft, target);
 	uint32_t id;
 
 	yc->fid = 0;
@@ -308,13 +305,13 @@ direct_callee(void *arg, uint64_t target, struct yw_call *yc,
 	if (f == NULL)
 		return;
 	if (target == f->addr) {
-		yc->fid = c->ft.f[fidx(c, f)].num;
+		yc->fid = c->bin.ft.f[fidx(c, f)].num;
 		*nm = f->name;
 		return;
 	}
 	/* a secondary entry point: BOLT's number for it */
 	if ((id = cfgdis_entry_id(c->cd, fidx(c, f), target - f->addr)) > 0) {
-		yc->fid = c->ft.f[fidx(c, f)].num;
+		yc->fid = c->bin.ft.f[fidx(c, f)].num;
 		yc->disc = id;
 		*nm = f->name;
 	}
@@ -326,9 +323,9 @@ indirect_callee(void *arg, uint32_t fi, struct yw_call *yc, const char **nm)
 {
 	struct ctx *c = arg;
 
-	yc->fid = c->ft.f[fi].num;
+	yc->fid = c->bin.ft.f[fi].num;
 	yc->disc = 0;
-	*nm = c->ft.f[fi].name;
+	*nm = c->bin.ft.f[fi].name;
 }
 
 /* ------------------------------------------------------------------ */
@@ -389,13 +386,13 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 	ce.direct = direct_callee;
 	ce.indirect = indirect_callee;
 	h.binary_name = binpath;
-	h.build_id = c->bid[0] ? c->bid : "<unknown>";
+	h.build_id = c->bin.bid[0] ? c->bin.bid : "<unknown>";
 	h.dfs_order = 0;
 	h.hash_func = "xxh3";
 	/* profile-flags: those of the functions with a profile and
 	 * blocks; none if there is no such function */
 	h.sample = -1;
-	for (i = 0; i < c->ft.n; i++)
+	for (i = 0; i < c->bin.ft.n; i++)
 		if ((lbr ? c->fp[i] != NULL : c->sampled[i]) &&
 		    graph(c, i) != NULL) {
 			h.sample = !lbr;
@@ -425,7 +422,7 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 			cs[n++] = c->calls.v[i];
 	qsort(cs, n, sizeof(*cs), callcmp);
 	w = yw_start(&out, outpath, &h);
-	for (i = 0; i < c->ft.n; i++) {
+	for (i = 0; i < c->bin.ft.n; i++) {
 		struct yw_func f;
 		const struct cfg *g;
 		size_t c0;
@@ -434,8 +431,8 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 			continue;
 		g = graph(c, i);
 		memset(&f, 0, sizeof(f));
-		f.name = c->ft.f[i].name;
-		f.fid = c->ft.f[i].num;
+		f.name = c->bin.ft.f[i].name;
+		f.fid = c->bin.ft.f[i].num;
 		f.hash = 0;
 		f.nblocks = g ? (uint32_t)g->nblocks : 0;
 		while (ci < n && cs[ci].ff < i)
@@ -481,20 +478,17 @@ run_graph(const struct opts *o)
 
 	memset(&c, 0, sizeof(c));
 	c.translated = !o->literal;
-	if (elfobj_open(&c.eo, o->bin, err, sizeof(err)) == -1 ||
-	    functab_load(&c.ft, &c.eo, err, sizeof(err)) == -1 ||
-	    (c.cd = cfgdis_open(&c.eo, &c.ft, err, sizeof(err))) == NULL) {
+	if (boltbin_open(&c.bin, o->bin, 0, err, sizeof(err)) == -1 ||
+	    (c.cd = cfgdis_open(&c.bin.eo, &c.bin.ft, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		exit(1);
 	}
-	if (c.eo.buildid_len > 0)
-		hex_encode(c.bid, c.eo.buildid, c.eo.buildid_len);
-	c.fp = xcalloc(c.ft.n + 1, sizeof(*c.fp));
-	c.sampled = xcalloc(c.ft.n + 1, sizeof(*c.sampled));
-	c.w.ft = &c.ft;
+	c.fp = xcalloc(c.bin.ft.n + 1, sizeof(*c.fp));
+	c.sampled = xcalloc(c.bin.ft.n + 1, sizeof(*c.sampled));
+	c.w.ft = &c.bin.ft;
 	c.w.r = &c.r;
-	c.w.bid = c.bid;
-	c.w.base = c.eo.type == 3 /* ET_DYN */ ? elfobj_base(&c.eo) : 0;
+	c.w.bid = c.bin.bid;
+	c.w.base = c.bin.base;
 	c.w.ops = &ops;
 	c.w.arg = &c;
 	/* the code is read before the input: in a pipeline, while the
@@ -531,15 +525,14 @@ run_graph(const struct opts *o)
 		    (unsigned long long)c.w.nsamples,
 		    (unsigned long long)c.w.nsampout);
 	pa_close(&c.r);
-	for (i = 0; i < c.ft.n; i++)
+	for (i = 0; i < c.bin.ft.n; i++)
 		ywg_prof_free(c.fp[i]);
 	free(c.fp);
 	free(c.sampled);
 	free(c.calls.v);
 	free(c.events);
 	cfgdis_close(c.cd);
-	functab_free(&c.ft);
-	elfobj_close(&c.eo);
+	boltbin_close(&c.bin);
 	return 0;
 }
 
