@@ -1,13 +1,15 @@
 /* See COPYING file for copyright and license details. */
 /*
  * pawalk.c: a pre-aggregated entry cut into DataAggregator's branch and
- * trace (pawalk.h).  The rules are those fdatawrite was checked with
- * against perf2bolt-19; fdatawrite and yamlwrite both walk entries here.
+ * trace, and each on the functions and graphs of the binary (pawalk.h).
+ * The rules are those fdatawrite was checked with against perf2bolt-19;
+ * fdatawrite and yamlwrite both walk entries here.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
-#include "functab.h"
+#include "boltbin.h"
 #include "pawalk.h"
 #include "cfg.h"
 
@@ -20,12 +22,108 @@ loc_addr(const struct pawalk *w, const struct pa_loc *l, uint64_t *a)
 	if (l->obj != PA_OBJ_SELF) {
 		const char *b = pa_buildid(w->r, l->obj);
 
-		if (b == NULL || w->bid == NULL || w->bid[0] == '\0' ||
-		    strcmp(b, w->bid) != 0)
+		if (b == NULL || w->bin->bid[0] == '\0' ||
+		    strcmp(b, w->bin->bid) != 0)
 			return 0;
 	}
-	*a = l->addr + w->base;
+	*a = l->addr + w->bin->base;
 	return 1;
+}
+
+/* a branch from offset fo of f (to offset to of t) that batmap wrote
+ * from an instruction that is no branch, in the ordinary form: from the
+ * input branch llvm-bolt reads as it reads the boltedcollection line
+ * (cfgord.c); fo if there is none */
+static uint64_t
+ordinary_source(struct pawalk *w, const struct bfunc *f, uint64_t fo,
+    const struct bfunc *t, uint64_t to)
+{
+	const struct cfg *g;
+	uint64_t src;
+
+	if (f == t ? to == 0 && !w->entry_pairs : t == NULL || to != 0)
+		return fo;
+	g = cfgdis_get(w->cd, (size_t)(f - w->bin->ft.f));
+	src = f == t ? cfg_pair_source(g, f->addr, fo, to) :
+	    cfg_tail_source(g, fo, t->addr);
+	return src != UINT64_MAX ? src : fo;
+}
+
+/* DataAggregator::doBranch (19); kfrom/kto: whether from/to are
+ * addresses of the binary */
+static void
+do_branch(struct pawalk *w, int kfrom, uint64_t from, int kto, uint64_t to,
+    uint64_t count, uint64_t mis)
+{
+	const struct bfunc *ff = kfrom ? functab_find(&w->bin->ft, from) :
+	    NULL;
+	const struct bfunc *tf = kto ? functab_find(&w->bin->ft, to) : NULL;
+	uint64_t fo, to_;
+
+	w->nbranches++;
+	if (ff == NULL && tf == NULL)
+		return;
+	if (ff != NULL && cfgdis_is_return(w->cd, from)) {
+		w->nreturns++;
+		return;
+	}
+	fo = ff ? from - ff->addr : (kfrom ? from : 0);
+	to_ = tf ? to - tf->addr : (kto ? to : 0);
+	if (ff != NULL && w->mode == PAWALK_ORDINARY)
+		fo = ordinary_source(w, ff, fo, tf, to_);
+	w->ops->branch(w->arg, ff, fo, tf, to_, count, mis);
+}
+
+/* DataAggregator::doTrace and getFallthroughsInTrace (19): the
+ * fall-through from s to e; external: the trace's branch came from
+ * outside the function (call continuation applies) */
+static void
+do_trace(struct pawalk *w, uint64_t s, uint64_t e, int external,
+    uint64_t count)
+{
+	const struct bfunc *a = functab_find(&w->bin->ft, s),
+	    *z = functab_find(&w->bin->ft, e);
+	const struct cfg *g;
+	long fb, tb;
+
+	w->ntraces++;
+	if (a == NULL || z == NULL) {
+		w->noutrange++;
+		return;
+	}
+	if (a != z) {
+		w->ninvalid++;
+		return;
+	}
+	/* --bolted: batmap has cut the trace into the input's blocks */
+	if (w->mode == PAWALK_BOLTED) {
+		w->ops->fallthrough(w->arg, a, s - a->addr, e - a->addr, count);
+		return;
+	}
+	g = cfgdis_get(w->cd, (size_t)(a - w->bin->ft.f));
+	if (!g->simple) {
+		w->nnonsimple++;
+		return;
+	}
+	if (pawalk_trace_blocks(g, s - a->addr, e - a->addr, external, &fb,
+	    &tb) == -1) {
+		w->ninvalid++;
+		return;
+	}
+	if (fb < tb)
+		w->ops->steps(w->arg, a, g, fb, tb, count);
+}
+
+static void
+do_event(struct pawalk *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->nevents; i++)
+		if (strcmp(w->events[i], name) == 0)
+			return;
+	xgrow(&w->events, &w->capevents, w->nevents + 1, sizeof(*w->events));
+	w->events[w->nevents++] = name;
 }
 
 /* extorigin: 1 external (f, r), 0 internal (F), -1 from the branch
@@ -42,13 +140,13 @@ trace(struct pawalk *w, int kfrom, uint64_t from, int extorigin, uint64_t s,
 	else if (!kfrom)
 		external = 1;
 	else {
-		const struct bfunc *bf = functab_find(w->ft, from);
-		const struct bfunc *sf = functab_find(w->ft, s);
+		const struct bfunc *bf = functab_find(&w->bin->ft, from);
+		const struct bfunc *sf = functab_find(&w->bin->ft, s);
 
 		external = bf == NULL || bf != sf ||
 		    from - bf->addr >= bf->size;
 	}
-	w->ops->trace(w->arg, s, e, external, count);
+	do_trace(w, s, e, external, count);
 }
 
 void
@@ -60,18 +158,20 @@ pawalk_entry(struct pawalk *w, const struct pa_entry *e)
 	w->nentries++;
 	switch (e->type) {
 	case PA_E:
-		if (w->ops->event != NULL)
-			w->ops->event(w->arg, pa_event(w->r, e->event));
+		do_event(w, pa_event(w->r, e->event));
 		return;
-	case PA_S:
+	case PA_S: {
+		const struct bfunc *f;
+
 		w->nsamples++;
-		if (!loc_addr(w, &e->loc[0], &a0)) {
+		if (!loc_addr(w, &e->loc[0], &a0) ||
+		    (f = functab_find(&w->bin->ft, a0)) == NULL) {
 			w->nsampout++;
 			return;
 		}
-		if (w->ops->sample != NULL)
-			w->ops->sample(w->arg, a0, e->count, e->event);
+		w->ops->sample(w->arg, f, a0 - f->addr, e->count);
 		return;
+	}
 	default:
 		break;
 	}
@@ -83,7 +183,7 @@ pawalk_entry(struct pawalk *w, const struct pa_entry *e)
 	case PA_B:
 		/* a plain address outside every function stays itself, as
 		 * perf2bolt --pa writes it */
-		w->ops->branch(w->arg, k0, a0, k1, a1, e->count, e->mis);
+		do_branch(w, k0, a0, k1, a1, e->count, e->mis);
 		break;
 	case PA_F:
 		if (k0 && k1)
@@ -106,14 +206,13 @@ pawalk_entry(struct pawalk *w, const struct pa_entry *e)
 		if (!special && !(e->type == PA_R && k0 && br == 0)) {
 			/* the branch; an end outside every function is 0,
 			 * as perf2bolt -p writes it */
-			const struct bfunc *ff = k0 ? functab_find(w->ft, a0) :
-			    NULL;
-			const struct bfunc *tf = k1 ? functab_find(w->ft, a1) :
-			    NULL;
+			const struct bfunc *ff = k0 ?
+			    functab_find(&w->bin->ft, a0) : NULL;
+			const struct bfunc *tf = k1 ?
+			    functab_find(&w->bin->ft, a1) : NULL;
 
-			w->ops->branch(w->arg, ff != NULL, ff ? a0 : 0,
-			    tf != NULL, tf ? a1 : 0, e->count,
-			    e->has_mis ? e->mis : 0);
+			do_branch(w, ff != NULL, ff ? a0 : 0, tf != NULL,
+			    tf ? a1 : 0, e->count, e->has_mis ? e->mis : 0);
 		}
 		if (bronly || !k1 || !k2)
 			break;
@@ -128,6 +227,23 @@ pawalk_entry(struct pawalk *w, const struct pa_entry *e)
 	default:
 		break;
 	}
+}
+
+void
+pawalk_run(struct pawalk *w)
+{
+	struct pa_entry e;
+
+	while (pa_next(w->r, &e))
+		pawalk_entry(w, &e);
+}
+
+void
+pawalk_free(struct pawalk *w)
+{
+	free(w->events);
+	w->events = NULL;
+	w->nevents = w->capevents = 0;
 }
 
 int

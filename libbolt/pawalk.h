@@ -1,13 +1,15 @@
 /* See COPYING file for copyright and license details. */
 /*
  * pawalk.h: the entries of a pre-aggregated profile as perf2bolt-19's
- * DataAggregator sees them: each entry split into the taken branch
- * (doBranch) and the fall-through (doTrace) it stands for, with BOLT's
- * rules for the -1/-2/-3 constants, external (X:) and build-id
- * locations, R's return origin and the Intern/Extern origin of a trace
- * (../shared/reference/bolt.md sections 2.4 and 2.6).  A writer of
- * BOLT profiles (fdatawrite's and yamlwrite's rules) supplies what is
- * done with each part.
+ * DataAggregator sees them, the one walker fdatawrite and yamlwrite
+ * share: each entry split into the taken branch (doBranch) and the
+ * fall-through (doTrace) it stands for, with BOLT's rules for the
+ * -1/-2/-3 constants, external (X:) and build-id locations, R's return
+ * origin and the Intern/Extern origin of a trace (DataAggregator.cpp:
+ * parsePreAggregatedLBRSample, doBranch, doTrace, getFallthroughsInTrace
+ * in LLVM 19); a branch from a return dropped, the ends looked up in the
+ * function table, a trace cut into the steps of its function's graph.
+ * A writer supplies only what it does with each part (pawalk_ops).
  */
 #ifndef PROFPIPE_PAWALK_H
 #define PROFPIPE_PAWALK_H
@@ -17,38 +19,70 @@
 
 #include "pa.h"
 
-struct functab;
+struct boltbin;
+struct bfunc;
+struct cfg;
+struct cfgdis;
 
+/* what a writer does with DataAggregator's parts, on the functions of
+ * the binary */
 struct pawalk_ops {
-	/* a taken branch; kfrom/kto: the end is an address of the binary
-	 * (else from/to is 0 and means outside it) */
-	void	(*branch)(void *arg, int kfrom, uint64_t from, int kto,
-		    uint64_t to, uint64_t count, uint64_t mis);
-	/* a fall-through from start to end (addresses of the binary);
-	 * external: its branch came from outside the function of start */
-	void	(*trace)(void *arg, uint64_t start, uint64_t end, int external,
+	/* doBranch's branch (never from a return): from offset fo of ff to
+	 * offset to of tf, in the ordinary form (PAWALK_ORDINARY: the
+	 * source of one of batmap's pairs of blocks moved to the input
+	 * branch, cfg_pair_source and cfg_tail_source); an end outside
+	 * every function is NULL, its offset the address or 0 */
+	void	(*branch)(void *arg, const struct bfunc *ff, uint64_t fo,
+		    const struct bfunc *tf, uint64_t to, uint64_t count,
+		    uint64_t mis);
+	/* doTrace: the fall-through steps from block fb to block tb
+	 * (fb < tb) of f's graph g */
+	void	(*steps)(void *arg, const struct bfunc *f,
+		    const struct cfg *g, long fb, long tb, uint64_t count);
+	/* PAWALK_BOLTED: a fall-through of f from offset fs to fe, as
+	 * given */
+	void	(*fallthrough)(void *arg, const struct bfunc *f, uint64_t fs,
+		    uint64_t fe, uint64_t count);
+	/* a basic sample at offset off of f */
+	void	(*sample)(void *arg, const struct bfunc *f, uint64_t off,
 		    uint64_t count);
-	/* a basic sample at an address of the binary */
-	void	(*sample)(void *arg, uint64_t addr, uint64_t count,
-		    uint32_t event);
-	/* an E entry: the event of the S entries that follow */
-	void	(*event)(void *arg, const char *name);
+};
+
+enum pawalk_mode {
+	PAWALK_ORDINARY,	/* batmap's pairs of blocks as the input's
+				 * edges (the writers' default) */
+	PAWALK_LITERAL,		/* every branch as given (--literal) */
+	PAWALK_BOLTED		/* batmap's output in the boltedcollection
+				 * form: fall-throughs as given (fdatawrite
+				 * --bolted) */
 };
 
 struct pawalk {
-	const struct functab *ft;
+	const struct boltbin *bin;
+	struct cfgdis	*cd;
 	struct pa_reader *r;		/* for build-id locations */
-	const char	*bid;		/* the binary's build-id in hex, or
-					 * "" */
-	uint64_t	 base;		/* added to offsets of a PIE */
 	const struct pawalk_ops *ops;
 	void		*arg;
+	enum pawalk_mode mode;
+	int		 entry_pairs;	/* PAWALK_ORDINARY: a pair of blocks
+					 * into its function's first block
+					 * too (fdata; the YAML writer takes
+					 * it for a recursive call) */
+	/* what was seen, for -v */
 	uint64_t	 nentries, nsamples, nsampout;
+	uint64_t	 nbranches, nreturns, ntraces, ninvalid, noutrange,
+			 nnonsimple;
 	int		 lbr;		/* an entry with a branch was seen */
+	const char	**events;	/* E entries' names, each once, in
+					 * order */
+	size_t		 nevents, capevents;
 };
 
+/* every entry of w->r, then w->r's end */
+void	 pawalk_run(struct pawalk *);
 /* one entry */
 void	 pawalk_entry(struct pawalk *, const struct pa_entry *);
+void	 pawalk_free(struct pawalk *);
 
 /*
  * doTrace on a function's graph: the blocks a fall-through from offset

@@ -148,20 +148,13 @@ struct ctx {
 	struct table	 samples;	/* no_lbr: (func, off) */
 	struct pa_reader r;
 	int		 bolted;
-	int		 translated;	/* not --bolted or --literal: block pairs as edges */
-	/* counts for -v */
 	struct pawalk	 w;		/* the entries cut into branches and
-					 * fall-throughs */
-	uint64_t	 ntraces, ninvalid, noutrange, nnonsimple,
-			 nreturns, nbranches, nsampout;
-		char		**fnames;	/* put_func's, by function */
+					 * fall-throughs; its counts for -v */
+	char		**fnames;	/* put_func's, by function */
 	/* fall-through counts, by function, of each block to the next in
 	 * layout order: a trace's steps are counted next to its graph, and
 	 * become lines once, at the end */
 	uint64_t	**ftc;
-	/* events seen in E entries, in order */
-	const char	**events;
-	size_t		 nevents, capevents;
 };
 
 static uint32_t
@@ -173,9 +166,10 @@ fnum(const struct ctx *c, const struct bfunc *f)
 /* the fall-through steps from block fb to block tb of f's graph g, each
  * counted beside the graph (ft_lines makes them lines) */
 static void
-count_steps(struct ctx *c, const struct bfunc *f, const struct cfg *g,
-    long fb, long tb, uint64_t count)
+on_steps(void *arg, const struct bfunc *f, const struct cfg *g, long fb,
+    long tb, uint64_t count)
 {
+	struct ctx *c = arg;
 	size_t fi = (size_t)(f - c->bin.ft.f);
 	long i;
 
@@ -183,94 +177,6 @@ count_steps(struct ctx *c, const struct bfunc *f, const struct cfg *g,
 		c->ftc[fi] = xcalloc(g->nblocks, sizeof(**c->ftc));
 	for (i = fb; i < tb; i++)
 		c->ftc[fi][i] += count;
-}
-
-/* batmap's translated entries in the ordinary form (not --bolted or
- * --literal; libbolt/cfgord.c): a branch from an instruction that is no
- * branch, to the start of a block of its function (a pair of blocks
- * BOLT's layout made adjacent) or of another function (a conditional
- * tail call, a removed double jump), is written from the input branch
- * llvm-bolt reads as it reads the boltedcollection line, one line of the
- * same count (1: done; 0: write the branch as it is).  --literal writes
- * such a branch as perf2bolt --pa does, as it is (the source of a real
- * branch is a branch and never moves). */
-static int
-ordinary(struct ctx *c, const struct bfunc *f, uint64_t fo,
-    const struct bfunc *t, uint64_t to, uint64_t count, uint64_t mis)
-{
-	const struct cfg *g = cfgdis_get(c->cd, (size_t)(f - c->bin.ft.f));
-	uint64_t src;
-
-	if (f == t)
-		src = cfg_pair_source(g, f->addr, fo, to);
-	else if (t != NULL && to == 0)
-		src = cfg_tail_source(g, fo, t->addr);
-	else
-		return 0;
-	if (src == UINT64_MAX)
-		return 0;
-	tab_add(&c->lines, fnum(c, f), src, fnum(c, t), to, count, mis);
-	return 1;
-}
-
-/* DataAggregator::doBranch (19); known: whether from/to are addresses of
- * the binary (external ones are [unknown] 0) */
-static void
-do_branch(struct ctx *c, int kfrom, uint64_t from, const struct bfunc *ff,
-    int kto, uint64_t to, const struct bfunc *tf, uint64_t count,
-    uint64_t mis)
-{
-	uint64_t fo, to_;
-
-	c->nbranches++;
-	if (ff == NULL && tf == NULL)
-		return;
-	if (ff != NULL && cfgdis_is_return(c->cd, from)) {
-		c->nreturns++;
-		return;
-	}
-	fo = ff ? from - ff->addr : (kfrom ? from : 0);
-	to_ = tf ? to - tf->addr : (kto ? to : 0);
-	if (ff != NULL && c->translated &&
-	    ordinary(c, ff, fo, tf, to_, count, mis))
-		return;
-	tab_add(&c->lines, fnum(c, ff), fo, fnum(c, tf), to_, count, mis);
-}
-
-/* DataAggregator::doTrace and getFallthroughsInTrace (19): the
- * fall-through from start to end (in functions a and z); external: the
- * trace's branch came from outside the function (call continuation
- * applies) */
-static void
-do_trace(struct ctx *c, uint64_t start, const struct bfunc *a, uint64_t end,
-    const struct bfunc *z, int external, uint64_t count)
-{
-	const struct cfg *g;
-	long fb, tb;
-	uint64_t fs, fe;
-
-	c->ntraces++;
-	if (a == NULL || z == NULL) {
-		c->noutrange++;
-		return;
-	}
-	if (a != z) {
-		c->ninvalid++;
-		return;
-	}
-	g = cfgdis_get(c->cd, (size_t)(a - c->bin.ft.f));
-	if (g->ignored || !g->simple) {
-		c->nnonsimple++;
-		return;
-	}
-	fs = start - a->addr;
-	fe = end - a->addr;
-	if (pawalk_trace_blocks(g, fs, fe, external, &fb, &tb) == -1) {
-		c->ninvalid++;
-		return;
-	}
-	if (fb < tb)
-		count_steps(c, a, g, fb, tb, count);
 }
 
 /* the fall-through counts as lines (summed with a branch's line of the
@@ -297,76 +203,35 @@ ft_lines(struct ctx *c)
 	}
 }
 
+/* pawalk's parts of an entry, as fdata lines */
+static void
+on_branch(void *arg, const struct bfunc *ff, uint64_t fo,
+    const struct bfunc *tf, uint64_t to, uint64_t count, uint64_t mis)
+{
+	struct ctx *c = arg;
+
+	tab_add(&c->lines, fnum(c, ff), fo, fnum(c, tf), to, count, mis);
+}
+
 /* --bolted: each fall-through written as given, from its start to its
  * end, when one function holds both (even backwards: a BOLTed layout
  * falls through to blocks at lower input offsets, and perf2bolt writes
  * those pairs as BAT gives them) */
 static void
-do_bolted_ft(struct ctx *c, uint64_t start, const struct bfunc *a,
-    uint64_t end, const struct bfunc *z, uint64_t count)
-{
-	c->ntraces++;
-	if (a == NULL || z == NULL) {
-		c->noutrange++;
-		return;
-	}
-	if (a != z) {
-		c->ninvalid++;
-		return;
-	}
-	tab_add(&c->lines, fnum(c, a), start - a->addr, fnum(c, a),
-	    end - a->addr, count, 0);
-}
-
-/* pawalk's parts of an entry */
-static void
-on_branch(void *arg, int kfrom, uint64_t from, int kto, uint64_t to,
-    uint64_t count, uint64_t mis)
+on_fallthrough(void *arg, const struct bfunc *f, uint64_t fs, uint64_t fe,
+    uint64_t count)
 {
 	struct ctx *c = arg;
 
-	do_branch(c, kfrom, from, kfrom ? functab_find(&c->bin.ft, from) : NULL, kto, to,
-	    kto ? functab_find(&c->bin.ft, to) : NULL, count, mis);
+	tab_add(&c->lines, fnum(c, f), fs, fnum(c, f), fe, count, 0);
 }
 
 static void
-on_trace(void *arg, uint64_t s, uint64_t e, int external, uint64_t count)
+on_sample(void *arg, const struct bfunc *f, uint64_t off, uint64_t count)
 {
 	struct ctx *c = arg;
-	const struct bfunc *sf = functab_find(&c->bin.ft, s),
-	    *ef = functab_find(&c->bin.ft, e);
 
-	if (c->bolted)
-		do_bolted_ft(c, s, sf, e, ef, count);
-	else
-		do_trace(c, s, sf, e, ef, external, count);
-}
-
-static void
-on_sample(void *arg, uint64_t a, uint64_t count, uint32_t event)
-{
-	struct ctx *c = arg;
-	const struct bfunc *f = functab_find(&c->bin.ft, a);
-
-	(void)event;
-	if (f == NULL) {
-		c->nsampout++;
-		return;
-	}
-	tab_add(&c->samples, fnum(c, f), a - f->addr, 0, 0, count, 0);
-}
-
-static void
-on_event(void *arg, const char *n)
-{
-	struct ctx *c = arg;
-	size_t i;
-
-	for (i = 0; i < c->nevents; i++)
-		if (strcmp(c->events[i], n) == 0)
-			return;
-	xgrow(&c->events, &c->capevents, c->nevents + 1, sizeof(*c->events));
-	c->events[c->nevents++] = n;
+	tab_add(&c->samples, fnum(c, f), off, 0, 0, count, 0);
 }
 
 /* "1 name " of function f (index + 1) as fdata writes it (names escaped
@@ -423,12 +288,12 @@ write_fdata(struct ctx *c, FILE *fp)
 		wb_puts(&w, "no_lbr");
 		/* as perf script prints the event field, which perf2bolt
 		 * copies: the name and a colon */
-		for (i = 0; i < c->nevents; i++) {
-			size_t n = strlen(c->events[i]);
+		for (i = 0; i < c->w.nevents; i++) {
+			size_t n = strlen(c->w.events[i]);
 
 			wb_putc(&w, ' ');
-			wb_puts(&w, c->events[i]);
-			if (n == 0 || c->events[i][n - 1] != ':')
+			wb_puts(&w, c->w.events[i]);
+			if (n == 0 || c->w.events[i][n - 1] != ':')
 				wb_putc(&w, ':');
 		}
 		wb_putc(&w, '\n');
@@ -461,7 +326,7 @@ int
 main(int argc, char **argv)
 {
 	static const struct pawalk_ops ops = {
-		on_branch, on_trace, on_sample, on_event
+		on_branch, on_steps, on_fallthrough, on_sample
 	};
 	static const struct option longopts[] = {
 		{ "bolted",	no_argument,	   NULL, 'B' },
@@ -473,10 +338,9 @@ main(int argc, char **argv)
 	};
 	struct ctx c;
 	struct output out;
-	struct pa_entry e;
 	const char *outpath = NULL, *in;
 	char err[512];
-	int ch, verbose = 0, literal = 0;
+	int ch, verbose = 0, literal = 0, translated = 0;
 	const struct cfgdis_stats *st;
 
 	prog_init(argc, argv);
@@ -487,7 +351,7 @@ main(int argc, char **argv)
 			c.bolted = 1;
 			break;
 		case 'T':
-			c.translated = 1;
+			translated = 1;
 			break;
 		case 'L':
 			literal = 1;
@@ -504,11 +368,9 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc < 1 || argc > 2)
 		prog_usage_error("expected a binary and at most one input");
-	if (c.bolted + c.translated + literal > 1)
+	if (c.bolted + translated + literal > 1)
 		prog_usage_error("--bolted, --translated and --literal exclude "
 		    "each other");
-	/* the ordinary form repairs batmap's block pairs unless told not to */
-	c.translated = !c.bolted && !literal;
 	in = argc == 2 ? argv[1] : "-";
 	if (boltbin_open(&c.bin, argv[0], 0, err, sizeof(err)) == -1) {
 		fprintf(stderr, "%s: %s\n", progname, err);
@@ -528,14 +390,17 @@ main(int argc, char **argv)
 		exit(1);
 	}
 	c.ftc = xcalloc(c.bin.ft.n + 1, sizeof(*c.ftc));
-	c.w.ft = &c.bin.ft;
+	c.w.bin = &c.bin;
+	c.w.cd = c.cd;
 	c.w.r = &c.r;
-	c.w.bid = c.bin.bid;
-	c.w.base = c.bin.base;
 	c.w.ops = &ops;
 	c.w.arg = &c;
-	while (pa_next(&c.r, &e))
-		pawalk_entry(&c.w, &e);
+	/* the ordinary form repairs batmap's block pairs unless told not
+	 * to; fdata takes a pair into a function's first block too */
+	c.w.mode = c.bolted ? PAWALK_BOLTED : literal ? PAWALK_LITERAL :
+	    PAWALK_ORDINARY;
+	c.w.entry_pairs = 1;
+	pawalk_run(&c.w);
 	ft_lines(&c);
 	out_open(&out, outpath);
 	write_fdata(&c, out.fp);
@@ -554,12 +419,12 @@ main(int argc, char **argv)
 		    "returns, dropped), %llu traces: %llu invalid, %llu out of "
 		    "range, %llu in functions without a CFG; %llu lines\n",
 		    progname, (unsigned long long)c.w.nentries,
-		    (unsigned long long)c.nbranches,
-		    (unsigned long long)c.nreturns,
-		    (unsigned long long)c.ntraces,
-		    (unsigned long long)c.ninvalid,
-		    (unsigned long long)c.noutrange,
-		    (unsigned long long)c.nnonsimple,
+		    (unsigned long long)c.w.nbranches,
+		    (unsigned long long)c.w.nreturns,
+		    (unsigned long long)c.w.ntraces,
+		    (unsigned long long)c.w.ninvalid,
+		    (unsigned long long)c.w.noutrange,
+		    (unsigned long long)c.w.nnonsimple,
 		    (unsigned long long)(c.w.lbr ? c.lines.n : c.samples.n));
 		fprintf(stderr, "%s: %zu functions, relocation mode %s; graphs "
 		    "built: %llu simple, %llu non-simple, %llu ignored\n",
@@ -571,14 +436,14 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s: %llu samples, %llu outside every "
 			    "function\n", progname,
 			    (unsigned long long)c.w.nsamples,
-			    (unsigned long long)(c.w.nsampout + c.nsampout));
+			    (unsigned long long)c.w.nsampout);
 	}
 	pa_close(&c.r);
 	cfgdis_close(c.cd);
 	boltbin_close(&c.bin);
 	tab_free(&c.lines);
 	tab_free(&c.samples);
-	free(c.events);
+	pawalk_free(&c.w);
 	free(c.ftc);
 	return 0;
 }

@@ -70,12 +70,7 @@ struct ctx {
 	struct ywg_prof	**fp;		/* per function, NULL: no profile */
 	int		 *sampled;	/* -nl: per function */
 	struct calltab	 calls;
-	const char	**events;
-	size_t		 nevents, capevents;
-	uint64_t	 nbranches, nreturns, ntraces, ninvalid, noutrange,
-			 nnonsimple, nmismatch;
-	int		 translated;	/* not --literal: batmap's pairs of
-					 * blocks in the ordinary form */
+	uint64_t	 nmismatch;	/* branches not on the graph */
 };
 
 /* ------------------------------------------------------------------ */
@@ -158,119 +153,53 @@ prof(struct ctx *c, size_t fi)
 	return c->fp[fi];
 }
 
-/* DataAggregator::doBranch (19) */
+/* DataAggregator::doBranch (19), on the graph: an intra-function
+ * branch on its edge (DataReader::recordBranch), another as a call from
+ * its source (convertBranchData) and an entry of its target
+ * (recordEntry) */
 static void
-on_branch(void *arg, int kfrom, uint64_t from, int kto, uint64_t to,
-    uint64_t count, uint64_t mis)
+on_branch(void *arg, const struct bfunc *ff, uint64_t fo,
+    const struct bfunc *tf, uint64_t to, uint64_t count, uint64_t mis)
 {
 	struct ctx *c = arg;
-	const struct bfunc *ff = kfrom ? functab_find(&c->bin.ft, from) : NULL;
-	const struct bfunc *tf = kto ? functab_find(&c->bin.ft, to) : NULL;
-	uint64_t fo, to_;
 
-	c->nbranches++;
-	if (ff != NULL && cfgdis_is_return(c->cd, from)) {
-		c->nreturns++;
-		return;
-	}
-	if (ff == NULL && tf == NULL)
-		return;
-	fo = ff ? from - ff->addr : (kfrom ? from : 0);
-	to_ = tf ? to - tf->addr : (kto ? to : 0);
-	/* batmap's entries from an instruction that is no branch, as
-	 * fdatawrite writes them by default: from the input branch
-	 * llvm-bolt reads as it reads the boltedcollection form
-	 * (libbolt/cfgord.c; a pair of blocks into a function's first
-	 * block stays as given) */
-	if (ff != NULL && c->translated && (ff == tf ? to_ != 0 :
-	    tf != NULL && to_ == 0)) {
-		const struct cfg *g = graph(c, fidx(c, ff));
-		uint64_t src = ff == tf ? cfg_pair_source(g, ff->addr, fo, to_) :
-		    cfg_tail_source(g, fo, tf->addr);
-
-		if (src != UINT64_MAX)
-			fo = src;
-	}
-	if (ff == tf && to_ != 0) {
+	if (ff == tf && to != 0) {
 		if (!ywg_branch(graph(c, fidx(c, ff)), prof(c, fidx(c, ff)),
-		    fo, to_, count, mis))
+		    fo, to, count, mis))
 			c->nmismatch++;
 		return;
 	}
 	if (ff != NULL) {
 		prof(c, fidx(c, ff));
 		call_add(&c->calls, (uint32_t)fidx(c, ff), fo,
-		    tf ? (uint32_t)fidx(c, tf) + 1 : 0, to_, count, mis);
+		    tf ? (uint32_t)fidx(c, tf) + 1 : 0, to, count, mis);
 	}
 	if (tf != NULL)
 		ywg_entry(graph(c, fidx(c, tf)), prof(c, fidx(c, tf)), tf->size,
-		    to_, count);
+		    to, count);
 }
 
-/* DataAggregator::doTrace and getFallthroughsInTrace (19) */
+/* doTrace: each fall-through step on its edge */
 static void
-on_trace(void *arg, uint64_t start, uint64_t end, int external,
-    uint64_t count)
+on_steps(void *arg, const struct bfunc *f, const struct cfg *g, long fb,
+    long tb, uint64_t count)
 {
 	struct ctx *c = arg;
-	const struct bfunc *a = functab_find(&c->bin.ft, start);
-	const struct bfunc *z = functab_find(&c->bin.ft, end);
-	const struct cfg *g;
-	struct ywg_prof *p;
-	long fb, tb, i;
-	uint64_t fs, fe;
+	struct ywg_prof *p = prof(c, fidx(c, f));
+	long i;
 
-	c->ntraces++;
-	if (a == NULL || z == NULL) {
-		c->noutrange++;
-		return;
-	}
-	if (a != z) {
-		c->ninvalid++;
-		return;
-	}
-	if ((g = graph(c, fidx(c, a))) == NULL || !g->simple) {
-		c->nnonsimple++;
-		return;
-	}
-	fs = start - a->addr;
-	fe = end - a->addr;
-	if (pawalk_trace_blocks(g, fs, fe, external, &fb, &tb) == -1) {
-		c->ninvalid++;
-		return;
-	}
-	if (fb == tb)
-		return;
-	p = prof(c, fidx(c, a));
 	for (i = fb; i < tb; i++)
 		p->ecnt[ywg_edge(g, (size_t)i, (size_t)i + 1)] += count;
 }
 
 static void
-on_sample(void *arg, uint64_t addr, uint64_t count, uint32_t event)
+on_sample(void *arg, const struct bfunc *f, uint64_t off, uint64_t count)
 {
 	struct ctx *c = arg;
-	const struct bfunc *f = functab_find(&c->bin.ft, addr);
 
+	(void)off;
 	(void)count;
-	(void)event;
-	if (f == NULL)
-		c->w.nsampout++;
-	else
-		c->sampled[fidx(c, f)] = 1;
-}
-
-static void
-on_event(void *arg, const char *name)
-{
-	struct ctx *c = arg;
-	size_t i;
-
-	for (i = 0; i < c->nevents; i++)
-		if (strcmp(c->events[i], name) == 0)
-			return;
-	xgrow(&c->events, &c->capevents, c->nevents + 1, sizeof(*c->events));
-	c->events[c->nevents++] = name;
+	c->sampled[fidx(c, f)] = 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -402,16 +331,16 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 	 * perf script prints the event field, which perf2bolt copies: the
 	 * name and a colon */
 	if (!lbr)
-		for (i = 0; i < c->nevents; i++) {
-			size_t l = strlen(c->events[i]);
+		for (i = 0; i < c->w.nevents; i++) {
+			size_t l = strlen(c->w.events[i]);
 
 			xgrow(&evs, &evlen, (evs ? strlen(evs) : 0) + l + 3, 1);
 			if (i == 0)
 				evs[0] = '\0';
 			else
 				strcat(evs, ",");
-			strcat(evs, c->events[i]);
-			if (l == 0 || c->events[i][l - 1] != ':')
+			strcat(evs, c->w.events[i]);
+			if (l == 0 || c->w.events[i][l - 1] != ':')
 				strcat(evs, ":");
 		}
 	h.events = evs ? evs : "";
@@ -468,16 +397,14 @@ static int
 run_graph(const struct opts *o)
 {
 	static const struct pawalk_ops ops = {
-		on_branch, on_trace, on_sample, on_event
+		on_branch, on_steps, NULL, on_sample
 	};
 	struct ctx c;
-	struct pa_entry e;
 	char err[512];
 	size_t i;
 	const struct cfgdis_stats *st;
 
 	memset(&c, 0, sizeof(c));
-	c.translated = !o->literal;
 	if (boltbin_open(&c.bin, o->bin, 0, err, sizeof(err)) == -1 ||
 	    (c.cd = cfgdis_open(&c.bin.eo, &c.bin.ft, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "%s: %s\n", progname, err);
@@ -485,12 +412,15 @@ run_graph(const struct opts *o)
 	}
 	c.fp = xcalloc(c.bin.ft.n + 1, sizeof(*c.fp));
 	c.sampled = xcalloc(c.bin.ft.n + 1, sizeof(*c.sampled));
-	c.w.ft = &c.bin.ft;
+	c.w.bin = &c.bin;
+	c.w.cd = c.cd;
 	c.w.r = &c.r;
-	c.w.bid = c.bin.bid;
-	c.w.base = c.bin.base;
 	c.w.ops = &ops;
 	c.w.arg = &c;
+	/* batmap's pairs of blocks as the input's edges, as fdatawrite
+	 * writes them by default; a pair into a function's first block
+	 * stays as given (a recursive call) */
+	c.w.mode = o->literal ? PAWALK_LITERAL : PAWALK_ORDINARY;
 	/* the code is read before the input: in a pipeline, while the
 	 * stages before this one still work */
 	cfgdis_prepare(c.cd);
@@ -500,8 +430,7 @@ run_graph(const struct opts *o)
 		    strerror(errno));
 		exit(1);
 	}
-	while (pa_next(&c.r, &e))
-		pawalk_entry(&c.w, &e);
+	pawalk_run(&c.w);
 	write_yaml(&c, o->outpath, o->bin);
 	st = cfgdis_stats(c.cd);
 	if (st->undecodable > 0)
@@ -515,13 +444,13 @@ run_graph(const struct opts *o)
 		    "a CFG; %zu calls; %llu samples, %llu outside every "
 		    "function\n", progname,
 		    (unsigned long long)c.w.nentries,
-		    (unsigned long long)c.nbranches,
-		    (unsigned long long)c.nreturns,
+		    (unsigned long long)c.w.nbranches,
+		    (unsigned long long)c.w.nreturns,
 		    (unsigned long long)c.nmismatch,
-		    (unsigned long long)c.ntraces,
-		    (unsigned long long)c.ninvalid,
-		    (unsigned long long)c.noutrange,
-		    (unsigned long long)c.nnonsimple, c.calls.n,
+		    (unsigned long long)c.w.ntraces,
+		    (unsigned long long)c.w.ninvalid,
+		    (unsigned long long)c.w.noutrange,
+		    (unsigned long long)c.w.nnonsimple, c.calls.n,
 		    (unsigned long long)c.w.nsamples,
 		    (unsigned long long)c.w.nsampout);
 	pa_close(&c.r);
@@ -530,7 +459,7 @@ run_graph(const struct opts *o)
 	free(c.fp);
 	free(c.sampled);
 	free(c.calls.v);
-	free(c.events);
+	pawalk_free(&c.w);
 	cfgdis_close(c.cd);
 	boltbin_close(&c.bin);
 	return 0;
