@@ -130,6 +130,9 @@ struct cfgdis_stats {
 	uint64_t	simple, nonsimple, ignored;	/* graphs built */
 	uint64_t	undecodable;	/* functions with bytes Capstone
 					 * cannot decode (ignored) */
+	uint64_t	jtcut;		/* jump tables another function's
+					 * table ends where their next entry
+					 * would still be read as one */
 };
 struct cfgdis *cfgdis_open(struct elfobj *, const struct functab *,
 	    char *err, size_t errlen);

@@ -77,7 +77,27 @@ struct cfgdis {
 	int		 bat;		/* a BAT section: BOLT's BAT mode */
 	struct insn	*scratch;	/* scan_branches' decoding */
 	size_t		 capscratch;
+	/* BOLT's jump tables of the whole binary (BinaryContext::JumpTables),
+	 * which bound each other: each function's tables, found on first
+	 * use; in relocation mode the code's references to data by the
+	 * address they name (where another function's table may begin);
+	 * data symbols with a size (a BinaryData at a table bounds it) */
+	uint64_t	**jt;
+	uint32_t	*njt;
+	uint8_t		*jtknown;
+	struct cref	*cref;
+	size_t		 ncref;
+	int		 crefdone;
+	uint64_t	*dsym;		/* address, size pairs by address */
+	size_t		 ndsym;
+	int		 dsymdone;
 	struct cfgdis_stats stats;
+};
+
+/* a reference from code (function fi) to data at addr */
+struct cref {
+	uint64_t	addr;
+	uint32_t	fi;
 };
 
 /* ------------------------------------------------------------------ */
@@ -117,6 +137,15 @@ relcmp(const void *a, const void *b)
 	const struct reloc *x = a, *y = b;
 
 	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* pairs of uint64_t by the first */
+static int
+relcmp64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
 /* the first relocation at or after off (d->nrel if none) */
@@ -434,6 +463,9 @@ cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
 	d->xref = xcalloc(ft->n + 1, sizeof(*d->xref));
 	d->nxref = xcalloc(ft->n + 1, sizeof(*d->nxref));
 	d->capxref = xcalloc(ft->n + 1, sizeof(*d->capxref));
+	d->jt = xcalloc(ft->n + 1, sizeof(*d->jt));
+	d->njt = xcalloc(ft->n + 1, sizeof(*d->njt));
+	d->jtknown = xcalloc(ft->n + 1, 1);
 	d->padrel = xcalloc(ft->n + 1, 1);
 	d->selfref = xcalloc(ft->n + 1, 1);
 	if (ft->has_relocs) {
@@ -457,7 +489,13 @@ cfgdis_close(struct cfgdis *d)
 		}
 		free(d->xent[i]);
 		free(d->xref[i]);
+		free(d->jt[i]);
 	}
+	free(d->jt);
+	free(d->njt);
+	free(d->jtknown);
+	free(d->cref);
+	free(d->dsym);
 	free(d->scratch);
 	free(d->g);
 	free(d->xent);
@@ -550,6 +588,10 @@ struct fbuild {
 	size_t		 nedges, capedges;
 	uint64_t	*tables;	/* jump table addresses in this function */
 	size_t		 ntables, captables;
+	uint64_t	*ltab;		/* those only a lea names */
+	size_t		 nltab, capltab;
+	uint64_t	 cut;		/* tables another function's ended
+					 * (cfgdis_stats.jtcut) */
 	uint64_t	*unknown;	/* offsets of unknown indirect jumps */
 	size_t		 nunknown, capunknown;
 	int		 ignored, nonsimple;
@@ -811,28 +853,231 @@ in_fragment(struct fbuild *b, uint64_t v)
 	return lo < b->nfrag && tf->addr + b->frag[lo].off == v;
 }
 
-/* 1: a table of type pic at t, with its targets (function offsets) added
- * to out */
+static int find_tables(struct fbuild *);
+
+/* the end of the data object a symbol with a size starts at a, or 0
+ * (BinaryContext::getBinaryDataAtAddress: symbols of allocatable data
+ * sections, the largest size of those at one address) */
+static uint64_t
+data_sym_end(struct cfgdis *d, uint64_t a)
+{
+	size_t lo = 0, hi, m;
+
+	if (!d->dsymdone) {
+		Elf_Scn *scn = NULL;
+		GElf_Shdr sh;
+		size_t cap = 0, n = 0;
+
+		d->dsymdone = 1;
+		while ((scn = elf_nextscn(d->eo->elf, scn)) != NULL) {
+			Elf_Data *sd;
+			size_t k, ns;
+
+			if (gelf_getshdr(scn, &sh) == NULL ||
+			    sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0 ||
+			    (sd = elf_getdata(scn, NULL)) == NULL)
+				continue;
+			ns = sh.sh_size / sh.sh_entsize;
+			for (k = 1; k < ns; k++) {
+				GElf_Sym sy;
+				const struct fsec *fs;
+				int ty;
+
+				if (gelf_getsym(sd, (int)k, &sy) == NULL)
+					break;
+				ty = GELF_ST_TYPE(sy.st_info);
+				if (sy.st_size == 0 || ty == STT_SECTION ||
+				    ty == STT_FILE || sy.st_shndx == SHN_UNDEF ||
+				    sy.st_shndx >= SHN_LORESERVE || sy.st_value == 0 ||
+				    (fs = functab_section(d->ft, sy.st_value)) == NULL ||
+				    (fs->flags & SHF_EXECINSTR))
+					continue;
+				push64(&d->dsym, &n, &cap, sy.st_value);
+				push64(&d->dsym, &n, &cap, sy.st_size);
+			}
+			break;
+		}
+		d->ndsym = n / 2;
+		if (d->ndsym > 1)
+			qsort(d->dsym, d->ndsym, 2 * sizeof(*d->dsym), relcmp64);
+	}
+	for (hi = d->ndsym; lo < hi; ) {
+		m = lo + (hi - lo) / 2;
+		if (d->dsym[2 * m] < a)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	if (lo >= d->ndsym || d->dsym[2 * lo] != a)
+		return 0;
+	for (m = lo; m + 1 < d->ndsym && d->dsym[2 * (m + 1)] == a; m++)
+		if (d->dsym[2 * (m + 1) + 1] > d->dsym[2 * lo + 1])
+			d->dsym[2 * lo + 1] = d->dsym[2 * (m + 1) + 1];
+	return a + d->dsym[2 * lo + 1];
+}
+
 static int
-analyze_table(struct fbuild *b, uint64_t t, int pic, uint64_t **out,
-    size_t *nout, size_t *capout)
+crefcmp(const void *a, const void *b)
+{
+	const struct cref *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->fi < y->fi ? -1 : x->fi > y->fi;
+}
+
+/* relocation mode: the references of code to data, by the address they
+ * name: a PC-relative lea or load (R_X86_64_PC32, its displacement the
+ * instruction's last field) names S + A + 4, an absolute table operand
+ * (R_X86_64_32S, _32) S + A.  Every table of a function is named so. */
+static void
+read_crefs(struct cfgdis *d)
+{
+	const struct functab *ft = d->ft;
+	size_t i, cap = 0;
+
+	d->crefdone = 1;
+	for (i = 0; i < d->nrel; i++) {
+		const struct reloc *r = &d->rel[i];
+		const struct bfunc *f;
+		const struct fsec *s;
+		uint64_t a;
+
+		if (!r->fromcode || (r->type != R_X86_64_PC32 &&
+		    r->type != R_X86_64_32S && r->type != R_X86_64_32))
+			continue;
+		a = r->target + (r->type == R_X86_64_PC32 ? 4 : 0);
+		if ((s = functab_section(ft, a)) == NULL ||
+		    (s->flags & SHF_EXECINSTR) || s->type == SHT_NOBITS ||
+		    (f = functab_find(ft, r->off)) == NULL)
+			continue;
+		xgrow(&d->cref, &cap, d->ncref + 1, sizeof(*d->cref));
+		d->cref[d->ncref++] = (struct cref){ a, (uint32_t)(f - ft->f) };
+	}
+	if (d->ncref > 1)
+		qsort(d->cref, d->ncref, sizeof(*d->cref), crefcmp);
+}
+
+/* the tables function fi dispatches through, as BOLT creates them while
+ * disassembling it (processIndirectBranch, handleAddressRef) */
+static const uint64_t *
+func_tables(struct cfgdis *d, size_t fi, uint32_t *n)
+{
+	if (!d->jtknown[fi]) {
+		struct fbuild b;
+		int sp = d->splitpass;
+
+		memset(&b, 0, sizeof(b));
+		b.d = d;
+		b.f = &d->ft->f[fi];
+		b.fi = (long)fi;
+		b.fragi = -1;
+		d->splitpass = 0;
+		if (!(b.f->flags & (BF_PLT | BF_PSEUDO)) &&
+		    decode(d, fi, &b.in, &b.capin, &b.nin, 0) == 0)
+			find_tables(&b);	/* records them */
+		d->splitpass = sp;
+		d->jtknown[fi] = 1;
+		free(b.in);
+		free(b.tables);
+		free(b.ltab);
+		free(b.frag);
+	}
+	*n = d->njt[fi];
+	return d->jt[fi];
+}
+
+/* populateJumpTables: the next jump table of the binary after t, below
+ * ub, or 0.  In relocation mode every function is disassembled and the
+ * tables of all of them count; without relocations (lite mode) those of
+ * this function */
+static uint64_t
+next_table(struct fbuild *b, uint64_t t, uint64_t ub, int *other)
+{
+	struct cfgdis *d = b->d;
+	uint64_t nx = 0;
+	size_t k, lo = 0, hi, m;
+	uint32_t nt;
+
+	for (k = 0; k < b->ntables; k++)
+		if (b->tables[k] > t && b->tables[k] < ub &&
+		    (nx == 0 || b->tables[k] < nx))
+			nx = b->tables[k];
+	*other = 0;
+	if (nx != 0)
+		ub = nx;
+	if (!d->ft->has_relocs)
+		return nx;
+	if (!d->crefdone)
+		read_crefs(d);
+	for (hi = d->ncref; lo < hi; ) {
+		m = lo + (hi - lo) / 2;
+		if (d->cref[m].addr <= t)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	for (k = lo; k < d->ncref && d->cref[k].addr < ub; k++) {
+		const uint64_t *v;
+
+		if (d->cref[k].fi == (uint32_t)b->fi)
+			continue;
+		v = func_tables(d, d->cref[k].fi, &nt);
+		if (sorted_has(v, nt, d->cref[k].addr)) {
+			*other = 1;
+			return d->cref[k].addr;
+		}
+	}
+	return nx;
+}
+
+/* 1: a table of type pic at t, with its targets (function offsets) added
+ * to out (BinaryContext::analyzeJumpTable).  Its entries end at the end
+ * of its section, of the data symbol that starts at t, and, when final
+ * (populateJumpTables, after every function is disassembled), at the
+ * next jump table of the binary; otherwise (analyzeMemoryAt, while the
+ * function is disassembled) at neither table */
+static int
+analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
+    uint64_t **out, size_t *nout, size_t *capout)
 {
 	const struct fsec *s;
 	const uint8_t *p;
 	uint64_t avail, ub, ea, v, esz = pic ? 4 : 8;
-	size_t k, real = 0, unreach = 0, start = *nout;
+	size_t real = 0, unreach = 0, start = *nout;
 	const struct bfunc *f = b->f;
+	int reloc = b->d->ft->has_relocs, other = 0, cut = 0;
 
 	if (!data_section(b->d, t, &s))
 		return 0;
 	ub = s->addr + s->size;
-	for (k = 0; k < b->ntables; k++)
-		if (b->tables[k] > t && b->tables[k] < ub)
-			ub = b->tables[k];
+	if ((v = data_sym_end(b->d, t)) != 0 && v < ub)
+		ub = v;
 	if ((p = sec_bytes(b->d, t, &avail)) == NULL)
 		return 0;
-	for (ea = t; ea + esz <= ub && ea + esz <= t + avail; ea += esz) {
-		if (b->d->ft->has_relocs) {
+	if (avail < ub - t)
+		ub = t + avail;
+	if (final) {
+		/* the entries go no further than their relocations: another
+		 * table starts no later than where those end */
+		uint64_t e = t;
+
+		if (reloc)
+			for (; e + esz <= ub; e += esz) {
+				const struct reloc *r = reloc_at(b->d, e);
+
+				if (r == NULL || r->pcrel != pic)
+					break;
+			}
+		else
+			e = ub;
+		if ((v = next_table(b, t, e, &other)) != 0 && v < ub) {
+			ub = v;
+			cut = other;
+		}
+	}
+	for (ea = t; ea + esz <= ub; ea += esz) {
+		if (reloc) {
 			const struct reloc *r = reloc_at(b->d, ea);
 
 			if (pic && (r == NULL || !r->pcrel))
@@ -857,6 +1102,16 @@ analyze_table(struct fbuild *b, uint64_t t, int pic, uint64_t **out,
 			real++;		/* a split table: no edge */
 		else
 			break;
+	}
+	if (cut && ea == ub) {
+		/* would the first entry of the next function's table,
+		 * read as one of this table, have been taken? */
+		v = t + (uint64_t)(int64_t)(int32_t)ld32(p + (ea - t), 0);
+		if (!pic)
+			v = ld64(p + (ea - t), 0);
+		if (v == f->addr + f->size || (v > f->addr &&
+		    v - f->addr < f->size && insn_at(b, v - f->addr) >= 0))
+			b->cut++;
 	}
 	if (real >= 2 || (real == 1 && unreach >= 1))
 		return 1;
@@ -1010,6 +1265,61 @@ x86_jump_table(struct fbuild *b, long k, uint64_t *tabaddr, int *pic)
 		}
 	}
 	return IB_UNKNOWN;
+}
+
+/* the tables BOLT creates while it disassembles the function: those its
+ * indirect jumps read (processIndirectBranch: the pattern, and
+ * analyzeMemoryAt finds a table of that type there) and, in relocation
+ * mode, any PC-relative lea of what reads as a PIC table (handleAddressRef
+ * catches "jump table references outside of the basic block containing
+ * the indirect jump"), those in b->ltab too; b->tables, sorted, also
+ * kept as the function's in the binary's list.  0 */
+static int
+find_tables(struct fbuild *b)
+{
+	struct cfgdis *d = b->d;
+	uint64_t *tg = NULL;
+	size_t i, ntg = 0, captg = 0, nt0;
+
+	for (i = 0; i < b->nin; i++) {
+		uint64_t t;
+		int pic;
+
+		ntg = 0;
+		if (b->in[i].kind == X86K_IJMP &&
+		    x86_jump_table(b, (long)i, &t, &pic) == IB_TABLE &&
+		    analyze_table(b, t, pic, 0, &tg, &ntg, &captg))
+			push64(&b->tables, &b->ntables, &b->captables, t);
+	}
+	b->ntables = uniq(b->tables, b->ntables);
+	nt0 = b->ntables;
+	if (d->ft->has_relocs)
+		for (i = 0; i < b->nin; i++) {
+			const struct fsec *s;
+			uint64_t t = b->in[i].target;
+
+			ntg = 0;
+			if (!b->in[i].riplea || !data_section(d, t, &s) ||
+			    s->type == SHT_NOBITS ||
+			    sorted_has(b->tables, nt0, t) ||
+			    !analyze_table(b, t, 1, 0, &tg, &ntg, &captg))
+				continue;
+			push64(&b->tables, &b->ntables, &b->captables, t);
+			push64(&b->ltab, &b->nltab, &b->capltab, t);
+		}
+	free(tg);
+	b->ntables = uniq(b->tables, b->ntables);
+	b->nltab = uniq(b->ltab, b->nltab);
+	if (!d->jtknown[b->fi]) {
+		d->jtknown[b->fi] = 1;
+		d->njt[b->fi] = (uint32_t)b->ntables;
+		if (b->ntables > 0) {
+			d->jt[b->fi] = xcalloc(b->ntables, sizeof(uint64_t));
+			memcpy(d->jt[b->fi], b->tables,
+			    b->ntables * sizeof(uint64_t));
+		}
+	}
+	return 0;
 }
 
 static void
@@ -1523,62 +1833,20 @@ build(struct cfgdis *d, size_t fi)
 			if (d->xref[fi][k] < f->size)
 				push64(&b.labels, &b.nlabels, &b.caplabels,
 				    d->xref[fi][k]);
-	/* the tables this function dispatches through, first */
-	for (i = 0; i < b.nin; i++) {
-		uint64_t t;
-		int pic;
+	/* the tables BOLT creates for this function; in relocation mode
+	 * the entries of those only a lea names are labels and, in strict
+	 * mode, referenced offsets (populateJumpTables) */
+	find_tables(&b);
+	for (k = 0; k < b.nltab; k++) {
+		uint64_t *tg = NULL;
+		size_t ntg = 0, captg = 0, m;
 
-		if (b.in[i].kind == X86K_IJMP &&
-		    x86_jump_table(&b, (long)i, &t, &pic) == IB_TABLE)
-			push64(&b.tables, &b.ntables, &b.captables, t);
-	}
-	b.ntables = uniq(b.tables, b.ntables);
-	/* relocation mode: a PC-relative lea of what looks like a PIC jump
-	 * table makes it a table of the function whichever jump uses it
-	 * (handleAddressRef catches "jump table references outside of the
-	 * basic block containing the indirect jump"); its entries are
-	 * labels and, in strict mode, referenced offsets (populateJumpTables) */
-	if (reloc) {
-		size_t nt0 = b.ntables, m;
-
-		for (i = 0; i < b.nin; i++) {
-			uint64_t *tg = NULL;
-			size_t ntg = 0, captg = 0;
-			const struct fsec *s;
-
-			if (!b.in[i].riplea ||
-			    !data_section(d, b.in[i].target, &s) ||
-			    s->type == SHT_NOBITS || sorted_has(b.tables, nt0,
-			    b.in[i].target))
-				continue;
-			if (analyze_table(&b, b.in[i].target, 1, &tg, &ntg,
-			    &captg))
-				push64(&b.tables, &b.ntables, &b.captables,
-				    b.in[i].target);
-			free(tg);
-		}
-		if (b.ntables > nt0) {
-			uint64_t *lt = xcalloc(b.ntables - nt0, sizeof(*lt));
-			size_t nlt = b.ntables - nt0;
-
-			memcpy(lt, b.tables + nt0, nlt * sizeof(*lt));
-			b.ntables = uniq(b.tables, b.ntables);
-			nlt = uniq(lt, nlt);
-			for (k = 0; k < nlt; k++) {
-				uint64_t *tg = NULL;
-				size_t ntg = 0, captg = 0;
-
-				if (analyze_table(&b, lt[k], 1, &tg, &ntg, &captg))
-					for (m = 0; m < ntg; m++) {
-						push64(&b.labels, &b.nlabels,
-						    &b.caplabels, tg[m]);
-						push64(&b.reftg, &b.nreftg,
-						    &b.capreftg, tg[m]);
-					}
-				free(tg);
+		if (analyze_table(&b, b.ltab[k], 1, 1, &tg, &ntg, &captg))
+			for (m = 0; m < ntg; m++) {
+				push64(&b.labels, &b.nlabels, &b.caplabels, tg[m]);
+				push64(&b.reftg, &b.nreftg, &b.capreftg, tg[m]);
 			}
-			free(lt);
-		}
+		free(tg);
 	}
 	/* branches */
 	for (i = 0; i < b.nin; i++) {
@@ -1608,7 +1876,8 @@ build(struct cfgdis *d, size_t fi)
 			int pic, r = x86_jump_table(&b, (long)i, &t, &pic);
 
 			if (r == IB_TABLE) {
-				if (analyze_table(&b, t, pic, &tg, &ntg, &captg)) {
+				if (analyze_table(&b, t, pic, 1, &tg, &ntg,
+				    &captg)) {
 					for (m = 0; m < ntg; m++) {
 						push64(&b.labels, &b.nlabels,
 						    &b.caplabels, tg[m]);
@@ -1833,6 +2102,7 @@ build(struct cfgdis *d, size_t fi)
 		free(sc);
 	}
 	g->simple = !b.nonsimple;
+	d->stats.jtcut += b.cut;
 out:
 	if (!g->ignored) {
 		keep_sites(g, &b);
@@ -1857,6 +2127,7 @@ out:
 	free(b.lps);
 	free(b.edges);
 	free(b.tables);
+	free(b.ltab);
 	free(b.unknown);
 	free(b.frag);
 	free(b.jts);

@@ -432,6 +432,11 @@ main(int argc, char **argv)
 		    (unsigned long long)st->simple,
 		    (unsigned long long)st->nonsimple,
 		    (unsigned long long)st->ignored);
+		if (st->jtcut > 0)
+			fprintf(stderr, "%s: %llu jump tables end where another "
+			    "function's table begins, though the next entry "
+			    "reads as one of theirs\n", progname,
+			    (unsigned long long)st->jtcut);
 		if (c.w.nsamples > 0)
 			fprintf(stderr, "%s: %llu samples, %llu outside every "
 			    "function\n", progname,
