@@ -49,7 +49,7 @@ setup() {
 	same_file ref.bolt.log our.bolt.log
 	grep -q 'basic block reordering modified layout of [1-9]' our.bolt.log
 	./our.bolt 200 > our.out
-	same_file "$LARGE/expected" our.out
+	same_file "$LARGE/llvm.expected" our.out
 }
 
 @test "yamlwrite, LLVM program: the blocks of functions with such tables are perf2bolt-19's" {

@@ -17,7 +17,7 @@
 #              (BinaryContext::populateJumpTables), and the entries of
 #              the next one, read relative to the first, often still
 #              land on the first function's instructions.
-#   expected   what `llvm 200` prints
+#   llvm.expected  what `llvm 200` prints
 #
 # Idempotent (OUTDIR/stamp-llvm), flock-safe like build-large.sh.  Build
 # time about 5 s.  Needs clang-19 and llvm-19-dev (scripts/install-deps).
@@ -60,6 +60,6 @@ done
 "$L/bin/clang++" -fno-pie -no-pie -Wl,--emit-relocs -o llvm yamlio.o \
     -L"$L/lib" -Wl,--whole-archive $wl -Wl,--no-whole-archive $nl \
     -lz3 -lz -lzstd -ltinfo -lpthread
-./llvm 200 > expected
-mv -f llvm expected "$out/"
+./llvm 200 > llvm.expected
+mv -f llvm llvm.expected "$out/"
 echo "$stamp" > "$out/stamp-llvm"
