@@ -35,6 +35,15 @@ setup_file() {
 	$L/llvm-bolt exc -data exc.fdata -o exc.bolt $BOLTOPTS > exc.bolt.log 2>&1
 	# every function mapped (-lite=0): cold fragments below hot ones
 	$L/llvm-bolt sw -data sw.fdata -o swall.bolt $BOLTOPTS -lite=0 > swall.bolt.log 2>&1
+	# a jump patched over every moved function's old entry (foo.org.0),
+	# as llvm-bolt does when code it left in place has references it
+	# cannot rewrite
+	$L/llvm-bolt sw -data sw.fdata -o swp.bolt $BOLTOPTS --force-patch > swp.bolt.log 2>&1
+	# linked without relocations: llvm-bolt-19's non-relocation mode,
+	# which writes BAT too (functions rewritten in place, cold fragments
+	# moved; no function reordering there)
+	$L/clang -O2 -fno-pie -no-pie -o swn "$TOP/tests/data/batmap/sw.c"
+	$L/llvm-bolt swn -data sw.fdata -o swn.bolt ${BOLTOPTS% -reorder-functions=hfsort} > swn.bolt.log 2>&1
 	# a real branch trace of the BOLTed program: perf2bolt-19's YAML of
 	# it takes its hashes from BAT.  -m: a sample every 31 taken branches
 	# of sw.bolt's own code, so the stacks are the same whatever the
@@ -424,6 +433,70 @@ same_run() {
 	sort a.fdata > a.s
 	[ "$(grep -c . a.s)" -ge 40 ]
 	same_file a.s f.s
+}
+
+@test "batmap: walks through code BOLT left at moved functions' old addresses (old bodies, foo.org.0 stubs; relocation and non-relocation mode): fdatawrite is perf2bolt-19's fdata as llvm-bolt-19 reads it on the input, llvm-bolt-19 -w writes the same YAML from both, yamlwrite --bat is perf2bolt's YAML" {
+	L=/usr/lib/llvm-19/bin
+	# the BOLTed programs as built: swp has a jump at each moved
+	# function's old entry, sw and exc keep the old bodies there;
+	# swn, in non-relocation mode, has tables and neither
+	[ "$(llvm-nm-19 "$D/swp.bolt" | grep -c '\.org\.0$')" -ge 3 ]
+	run ! grep -q '\.org\.0$' <(llvm-nm-19 "$D/sw.bolt" "$D/swn.bolt")
+	grep -q 'Wrote [1-9][0-9]* BAT maps' "$D/swn.bolt.log"
+	run ! grep -q 'enabling relocation mode' "$D/swn.bolt.log"
+	grep -q 'enabling relocation mode' "$D/swp.bolt.log"
+	llvm-readelf-19 -sW "$D/sw" > sw.in.syms
+	llvm-readelf-19 -sW "$D/exc" > exc.in.syms
+	llvm-readelf-19 -sW "$D/swn" > swn.in.syms
+	for b in sw:sw exc:exc swp:sw swn:swn; do
+		p=${b%:*} in=${b#*:}
+		# a fifth of the walks' starts and indirect calls land on that
+		# code, which is then walked, as a caller BOLT could not rewrite
+		# reaches it
+		cfgwalk -n 3000 -d 24 -D skewed -s 2 -S 20 -o s.events "$D/$p.bolt"
+		mkperfdata -o s.data s.events
+		"$P2B" -p s.data -o a.fdata "$D/$p.bolt" > a.log 2>&1
+		"$P2B" -p s.data --profile-format=yaml -o ref.yaml "$D/$p.bolt" > ref.log 2>&1
+		grep -q 'traces mismatching disassembled function contents: 0 ' a.log
+		perfdecode s.data | preagg -b "$D/$p.bolt" > s.pa
+		batmap -v "$D/$p.bolt" "$D/$in" s.pa > in.pa 2> v.txt
+		cat v.txt
+		stubs=$(sed -n 's/.* \([0-9]*\) branches with an end in a function .* lacks.*/\1/p' v.txt)
+		echo "$p: perf2bolt's lines naming such code: $(grep -cE '\.org\.0|__BOLT_FDE_FUNCat' a.fdata)"
+		if [ $p = swn ]; then
+			[ "$stubs" -eq 0 ]
+		else
+			[ "$stubs" -ge 10 ]
+			[ "$(grep -cE '\.org\.0|__BOLT_FDE_FUNCat' a.fdata)" -ge 10 ]
+			# from that code into a function of the input: an entry
+			grep -q '^B 0 [0-9a-f]* ' in.pa
+		fi
+		[ $p != swp ] || grep -Eq '^1 [^ ]*\.org\.0/[^ ]* 0 1 [^ ]* 0 ' a.fdata
+		# perf2bolt's fdata, that code an unknown location as llvm-bolt
+		# reads it on the input: fdatawrite --bolted's, line for line
+		fdatawrite --bolted "$D/$in" in.pa | sort > f.s
+		python3 "$DATA/batmap/stubfdata.py" "$D/$in" a.fdata | sort > a.s
+		[ "$(grep -c . a.s)" -ge 40 ]
+		same_file a.s f.s
+		# llvm-bolt-19 on the input: the same profile (every function's
+		# and block's count, successors, calls) from perf2bolt's fdata,
+		# ours and plain fdatawrite's
+		fdatawrite --bolted "$D/$in" in.pa > f.fdata
+		fdatawrite "$D/$in" in.pa > t.fdata
+		for f in a f t; do
+			$L/llvm-bolt "$D/$in" -data $f.fdata -w $f.yaml -o /dev/null > $f.log 2>&1
+		done
+		python3 "$DATA/yamlwrite/yamlcmp.py" --sum-calls a.yaml f.yaml
+		python3 "$DATA/yamlwrite/yamlcmp.py" --sum-calls a.yaml t.yaml
+		# yamlwrite --bat: perf2bolt's BAT YAML, but for the functions it
+		# writes for that code, which the input lacks
+		batmap --dump "$D/$p.bolt" > p.dump
+		llvm-readelf-19 -sW "$D/$p.bolt" > p.syms
+		yamlwrite --bat "$D/$p.bolt" "$D/$in" in.pa > y.yaml
+		run python3 "$DATA/yamlwrite-bat/cmpyaml.py" y.yaml ref.yaml --nobat p.syms p.dump --input $in.in.syms
+		echo "$output"
+		[ "$status" -eq 0 ]
+	done
 }
 
 @test "batmap: a PIE (-fPIE -pie), BOLTed, profiled at a random base: the pipeline's fdata is perf2bolt-19 -p's" {

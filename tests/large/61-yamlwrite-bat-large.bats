@@ -32,8 +32,9 @@ setup() {
 	    yamlwrite -v --bat app.bolt -o ours.yaml app
 	batmap --dump app.bolt > app.dump
 	llvm-readelf-19 -sW app.bolt > app.syms
+	llvm-readelf-19 -sW app > in.syms
 	run python3 "$DATA/yamlwrite-bat/cmpyaml.py" ours.yaml ref.yaml --nobat app.syms app.dump \
-	    --nobatcfg-list nobatcfg.txt
+	    --input in.syms --nobatcfg-list nobatcfg.txt
 	echo "$output"
 	[ "$status" -eq 0 ]
 	r=$(echo "$output" | tail -1)

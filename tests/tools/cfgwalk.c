@@ -35,6 +35,17 @@
  * a stub BOLT left at a moved function's old address (foo.org.0: only
  * code BOLT did not rewrite may still branch there).
  *
+ * With -S PCT, that share of the walks' starts, indirect calls and
+ * indirect tail calls lands instead on code BOLT left at a moved
+ * function's old address, as a caller BOLT could not rewrite reaches it
+ * (a reference without a relocation: a short jump the assembler
+ * resolved, a pointer kept outside the binary): a stub (foo.org.0, the
+ * jump BOLT patched over the old entry) or an old body too small to
+ * patch, known only from .eh_frame (perf2bolt's __BOLT_FDE_FUNCat<hex>),
+ * whose code is then walked too, as are direct branches into it from
+ * code BOLT left in place.  Without -S such code counts as outside the
+ * binary, and the output is what it was before -S existed.
+ *
  * So every stretch between two recorded branches is real straight-line
  * code of one function, as perf2bolt checks it.  Every PERIOD branches
  * on average a sample is written with the last DEPTH branches, most
@@ -46,7 +57,8 @@
  * into perf.data.  Deterministic for a given seed and options.
  *
  * usage: cfgwalk [-o FILE] [-n SAMPLES] [-s SEED] [-d DEPTH] [-p PID]
- *                [-b BIAS] [-P PERIOD] [-D uniform|skewed] [-m PATH] BINARY
+ *                [-b BIAS] [-P PERIOD] [-D uniform|skewed] [-S PCT]
+ *                [-m PATH] BINARY
  */
 #include <capstone/capstone.h>
 #include <err.h>
@@ -57,6 +69,8 @@
 #include <string.h>
 
 #include "util.h"
+#include "elfobj.h"
+#include "functab.h"
 #include "elfobj.h"
 
 enum kind { K_PLAIN, K_JCC, K_JMP, K_JMPI, K_CALL, K_CALLI, K_RET, K_STOP };
@@ -76,6 +90,8 @@ struct func {
 	int		noentry;	/* a fragment (foo.cold) or BOLT's stub
 					 * at a moved function's old address
 					 * (foo.org.0): never entered */
+	int		old;		/* code at a moved function's old
+					 * address (a stub, an old body): -S */
 };
 
 struct frame {
@@ -87,10 +103,10 @@ struct br {
 };
 
 static struct {
-	uint64_t	nsamples, seed, depth, pid, bias, period;
+	uint64_t	nsamples, seed, depth, pid, bias, period, stubs;
 	int		skewed;
 	const char	*path;
-} opt = { 1000, 1, 32, 4242, 0, 16, 0, NULL };
+} opt = { 1000, 1, 32, 4242, 0, 16, 0, 0, NULL };
 
 static struct func *funcs;
 static size_t nfuncs;
@@ -102,6 +118,7 @@ static struct xseg {		/* the executable PT_LOAD segments */
 static size_t nsegs;
 static csh cs;
 static uint64_t rng;
+static size_t *oldfuncs, noldfuncs;	/* -S: the functions with old set */
 static double *zipf_cdf;	/* skewed: cumulative weights by rank */
 static size_t *rank_func;	/* skewed: the function of each rank */
 
@@ -266,12 +283,15 @@ pick_any(void)
 }
 
 /* a function to enter from outside or by an indirect call: any but a
- * fragment (load() keeps at least one that is not) */
+ * fragment (load() keeps at least one that is not); with -S, code at a
+ * moved function's old address that share of the time */
 static size_t
 pick_func(void)
 {
 	size_t g;
 
+	if (opt.stubs > 0 && noldfuncs > 0 && rnd() % 100 < opt.stubs)
+		return oldfuncs[rnd() % noldfuncs];
 	while (funcs[g = pick_any()].noentry)
 		;
 	return g;
@@ -504,6 +524,7 @@ static void
 load(const char *path)
 {
 	struct elfobj eo;
+	struct functab ft;
 	char eb[512];
 	size_t k, n;
 
@@ -528,7 +549,10 @@ load(const char *path)
 	}
 	if (nsegs == 0)
 		errx(1, "%s: no executable segment", path);
-	funcs = xcalloc(eo.nsyms + 1, sizeof(*funcs));
+	memset(&ft, 0, sizeof(ft));
+	if (opt.stubs > 0 && functab_load(&ft, &eo, eb, sizeof(eb)) == -1)
+		errx(1, "%s", eb);
+	funcs = xcalloc(eo.nsyms + ft.n + 1, sizeof(*funcs));
 	for (k = 0; k < eo.nsyms; k++) {
 		const struct elf_sym *s = &eo.syms[k];
 
@@ -542,18 +566,46 @@ load(const char *path)
 			funcs[nfuncs++] = (struct func){ s->addr, s->size,
 			    x->bytes + (s->addr - x->vaddr), NULL, 0, 0,
 			    s->name != NULL && (strstr(s->name, ".cold") != NULL ||
-			    strstr(s->name, ".org.") != NULL) };
+			    strstr(s->name, ".org.") != NULL),
+			    opt.stubs > 0 && s->name != NULL &&
+			    strstr(s->name, ".org.") != NULL };
 			break;
 		}
 	}
+	/* -S: code known only from .eh_frame, where a BOLTed binary keeps
+	 * the old bodies it did not patch; never picked by the
+	 * distribution, entered as old code */
+	for (k = 0; k < ft.n; k++) {
+		const struct bfunc *bf = &ft.f[k];
+
+		if (!(bf->flags & BF_FDE) || bf->size == 0)
+			continue;
+		for (n = 0; n < nsegs; n++) {
+			const struct xseg *x = &segs[n];
+
+			if (bf->addr < x->vaddr || bf->addr - x->vaddr >= x->filesz ||
+			    bf->size > x->filesz - (bf->addr - x->vaddr))
+				continue;
+			funcs[nfuncs++] = (struct func){ bf->addr, bf->size,
+			    x->bytes + (bf->addr - x->vaddr), NULL, 0, 0, 1, 1 };
+			break;
+		}
+	}
+	functab_free(&ft);
 	qsort(funcs, nfuncs, sizeof(*funcs), fcmp);
 	/* one per address; a function overlapping the previous one goes */
 	for (k = n = 0; k < nfuncs; k++)
 		if (n == 0 || funcs[k].addr >= funcs[n - 1].addr + funcs[n - 1].size)
 			funcs[n++] = funcs[k];
 	nfuncs = n;
-	for (k = n = 0; k < nfuncs; k++)
+	for (k = n = 0; k < nfuncs; k++) {
 		n += !funcs[k].noentry;
+		if (funcs[k].old) {
+			oldfuncs = xreallocarray(oldfuncs, noldfuncs + 1,
+			    sizeof(*oldfuncs));
+			oldfuncs[noldfuncs++] = k;
+		}
+	}
 	if (n == 0)
 		errx(1, "%s: no function symbols in its executable segments "
 		    "(fragments aside)", path);
@@ -604,7 +656,8 @@ static void
 usage(void)
 {
 	printf("usage: %s [-o FILE] [-n SAMPLES] [-s SEED] [-d DEPTH] [-p PID]\n"
-	    "       [-b BIAS] [-P PERIOD] [-D uniform|skewed] [-m PATH] BINARY\n"
+	    "       [-b BIAS] [-P PERIOD] [-D uniform|skewed] [-S PCT] [-m PATH]\n"
+	    "       BINARY\n"
 	    "Random walks over BINARY's control flow, written as a profpipe-events\n"
 	    "stream of samples with branch stacks (mkperfdata makes perf.data).\n"
 	    "  -n, --samples N     samples to write (1000)\n"
@@ -617,6 +670,10 @@ usage(void)
 	    "  -D, --dist D        uniform: walks start in every function alike;\n"
 	    "                      skewed: Zipf-ranked hot functions and branch\n"
 	    "                      directions that prefer one side\n"
+	    "  -S, --stubs PCT     that percentage of walk starts and indirect calls\n"
+	    "                      enter code BOLT left at moved functions' old\n"
+	    "                      addresses (foo.org.0 stubs, old bodies known\n"
+	    "                      from .eh_frame), which is then walked (0)\n"
 	    "  -m, --path PATH     the mapped file's name (BINARY)\n"
 	    "  -o, --output FILE   output file (standard output)\n", progname);
 	exit(0);
@@ -632,6 +689,7 @@ static const struct option longopts[] = {
 	{ "period",	required_argument,	NULL, 'P' },
 	{ "dist",	required_argument,	NULL, 'D' },
 	{ "path",	required_argument,	NULL, 'm' },
+	{ "stubs",	required_argument,	NULL, 'S' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL,		0,			NULL, 0 }
@@ -646,7 +704,7 @@ main(int argc, char *argv[])
 	int ch;
 
 	prog_init(argc, argv);
-	while ((ch = getopt_long(argc, argv, "o:n:s:d:p:b:P:D:m:h", longopts,
+	while ((ch = getopt_long(argc, argv, "o:n:s:d:p:b:P:D:S:m:h", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'o':
@@ -689,6 +747,10 @@ main(int argc, char *argv[])
 		case 'm':
 			opt.path = optarg;
 			break;
+		case 'S':
+			if (parse_u64(optarg, 10, 100, &opt.stubs) == -1)
+				prog_usage_error("bad percentage '%s'", optarg);
+			break;
 		case 'h':
 			usage();
 			break;
@@ -725,6 +787,7 @@ main(int argc, char *argv[])
 	free(ring);
 	free(rank_func);
 	free(zipf_cdf);
+	free(oldfuncs);
 	cs_close(&cs);
 	return 0;
 }

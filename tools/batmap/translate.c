@@ -62,7 +62,7 @@ static struct {
 	uint64_t	in, branches, traces, samples;
 	uint64_t	ret, unknown, longrange, invalid, nobat, nopairs;
 	uint64_t	nomatch, pairs, passed, beyond, ftpairs, brpairs;
-	uint64_t	unmatched;
+	uint64_t	unmatched, stubends;
 } st;
 
 static uint64_t
@@ -603,10 +603,22 @@ func_at(const struct ctx *c, uint64_t a)
 /* an end of a branch, at the address a of the BOLTed binary in its
  * function fi (-1: none; the location is l): 1 and *out set when it is
  * in a function (the input's address for it), 0 when unknown (*out is
- * the location as given), -1 when its function has no counterpart in
- * the input, -2 when the translated offset lies past the input function
- * (a BOLTed function can be longer than its input: there the input has
- * no such offset) */
+ * the location as given), 2 when its function has no counterpart in the
+ * input (*out is the unknown location 0), -2 when the translated offset
+ * lies past the input function (a BOLTed function can be longer than
+ * its input: there the input has no such offset).
+ *
+ * A function the input lacks is, nearly always, code llvm-bolt left at a
+ * moved function's old address in .bolt.org.text: the jump it patched
+ * over the old entry (foo.org.0), or an old body too small to patch
+ * (perf2bolt names it __BOLT_FDE_FUNCat<addr>), reached by code BOLT
+ * could not rewrite.  perf2bolt 19 writes such an end under that name,
+ * which llvm-bolt, reading the profile on the input, finds in no
+ * function: an unknown location, as 0 is in a pre-aggregated profile
+ * (preagg --legacy writes an unknown end so).  A branch from the stub to
+ * foo is then an entry into foo, which llvm-bolt credits to foo's
+ * execution count and entry block; a call into the stub, the caller's
+ * call site. */
 static int
 branch_end(struct ctx *c, const struct pa_loc *l, long fi, uint64_t a,
     int isfrom, struct pa_loc *out)
@@ -618,9 +630,11 @@ branch_end(struct ctx *c, const struct pa_loc *l, long fi, uint64_t a,
 	if (fi < 0)
 		return 0;
 	x = &c->fn[fi];
+	if (x->in == NULL) {
+		*out = (struct pa_loc){ 0, PA_OBJ_SELF };
+		return 2;
+	}
 	off = bat_translate_frag(x->frag, a - c->fstart[fi], isfrom);
-	if (x->in == NULL)
-		return -1;
 	if (off >= x->in->maxsize)
 		return -2;
 	out->addr = x->in->addr + off - c->in.bb->base;
@@ -647,13 +661,18 @@ do_branch(struct ctx *c, const struct pa_loc *from, const struct pa_loc *to,
 	}
 	kf = branch_end(c, from, ff, af, 1, &f);
 	kt = branch_end(c, to, ft, at, 0, &t);
-	if (kf == -1 || kt == -1) {
-		st.nomatch++;
-		return;
-	}
 	if (kf == -2 || kt == -2) {
 		st.beyond++;
 		return;
+	}
+	/* an end in a function the input lacks: kept when the other end is
+	 * in one it has, else it says nothing of the input */
+	if (kf == 2 || kt == 2) {
+		if (kf != 1 && kt != 1) {
+			st.nomatch++;
+			return;
+		}
+		st.stubends++;
 	}
 	if (kf == 0 && kt == 0 && sf && st_) {
 		st.unknown++;
@@ -941,9 +960,11 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 		    "fall-throughs (%llu outside functions, %llu across "
 		    "functions, %llu in functions without tables dropped; "
 		    "%llu input block pairs: %llu adjacent in the input (F), "
-		    "%llu not (B)), %llu samples; %llu with no "
-		    "function of that name in %s, %llu past the end of the "
-		    "input's function; %llu entries written\n",
+		    "%llu not (B)), %llu samples; %llu branches with an end "
+		    "in a function %s lacks, written as unknown (0); %llu "
+		    "dropped with no function of that name in %s, %llu past "
+		    "the end of the input's function; %llu entries "
+		    "written\n",
 		    progname, (unsigned long long)st.in,
 		    (unsigned long long)st.branches,
 		    (unsigned long long)st.ret, (unsigned long long)st.unknown,
@@ -955,6 +976,7 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 		    (unsigned long long)st.ftpairs,
 		    (unsigned long long)st.brpairs,
 		    (unsigned long long)st.samples,
+		    (unsigned long long)st.stubends, inpath,
 		    (unsigned long long)st.nomatch, inpath,
 		    (unsigned long long)st.beyond, (unsigned long long)nwritten);
 	if (vflag && st.unmatched)

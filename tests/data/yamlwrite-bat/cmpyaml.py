@@ -22,12 +22,18 @@
 #
 # --nobatcfg-list FILE: write the names of those nobatcfg functions there.
 #
-# With --nobat, a function of perf2bolt's that is no symbol of the BOLTed
-# binary and that we do not have is apart, not a difference, and so are
-# the calls to it: perf2bolt's __BOLT_FDE_FUNCat... for the stub BOLT
-# left at a moved function's old address (its .eh_frame entry), where
-# code BOLT did not rewrite still branches; the input has no such
-# function (batmap drops those entries and counts them).  Their count is
+# With --nobat, a function of perf2bolt's that we do not have and that
+# is no symbol of the BOLTed binary, or (--input INSYMS: llvm-readelf-19
+# -sW of the input binary) no symbol of the input, is apart, not a
+# difference: code BOLT left at a moved function's old address, where
+# code it did not rewrite still branches, which perf2bolt names after
+# its .eh_frame entry (__BOLT_FDE_FUNCat...) or its symbol (the jump BOLT
+# patched over the old entry, foo.org.0/bolt-pseudo.o/1).  The input has
+# no such function: batmap writes an end there as unknown, so a call
+# into it is a call to fid 0 in ours (but from code without tables, where
+# both read the callee from the instruction); calls to it are taken as
+# calls to fid 0 on both sides, and a block's calls to fid 0 from one offset are summed (one
+# unknown callee however many stubs perf2bolt named).  Their count is
 # printed as stubs=N.
 import sys
 import yaml
@@ -47,8 +53,52 @@ def norm_block(b, nohash=False):
     if nohash:
         b.pop('hash', None)
     b['succ'] = sorted((key(s) for s in b.get('succ') or []))
-    b['calls'] = sorted((key(c) for c in b.get('calls') or []))
+    calls, unk = [], {}
+    for c in b.get('calls') or []:
+        if c.get('fid') != 0:
+            calls.append(c)
+            continue
+        # 'off' reads as the boolean False in YAML 1.1
+        k = (c.get('off', c.get(False)), c.get('disc', 0))
+        t = unk.setdefault(k, [0, 0])
+        t[0] += c.get('cnt', 0)
+        t[1] += c.get('mis', 0)
+    for (off, disc), (cnt, mis) in unk.items():
+        c = {False: off, 'fid': 0, 'cnt': cnt}
+        if disc:
+            c['disc'] = disc
+        if mis:
+            c['mis'] = mis
+        calls.append(c)
+    b['calls'] = sorted((key(c) for c in calls))
     return b
+
+# name -> addresses, and name/file -> addresses for locals, from
+# llvm-readelf -sW
+def readsyms(path):
+    addrs = {}
+    with open(path) as f:
+        tab = cur = None
+        for l in f:
+            if l.startswith('Symbol table'):
+                tab = l.split("'")[1]
+                cur = None
+                continue
+            p = l.split()
+            if tab != '.symtab' or len(p) < 8 or not p[0][:-1].isdigit():
+                continue
+            if p[3] == 'FILE':
+                cur = p[7]
+                continue
+            a = int(p[1], 16)
+            addrs.setdefault(p[7], set()).add(a)
+            if p[4] == 'LOCAL' and cur:
+                addrs.setdefault(p[7] + '/' + cur, set()).add(a)
+    return addrs
+
+def symkey(n):
+    n = n.split('/')
+    return '/'.join(n[:2]) if len(n) == 3 else n[0]
 
 def main():
     args = sys.argv[1:]
@@ -59,6 +109,11 @@ def main():
         listf = args[i + 1]
         del args[i:i + 2]
     cfgnames = []
+    inaddrs = None
+    if '--input' in args:
+        i = args.index('--input')
+        inaddrs = readsyms(args[i + 1])
+        del args[i:i + 2]
     if '--nobat' in args:
         i = args.index('--nobat')
         nmf, dumpf = args[i + 1], args[i + 2]
@@ -71,29 +126,9 @@ def main():
                 p = l.split()
                 if p and p[0] == 'hot':
                     hot.add(int(p[1], 16))
-        # name -> addresses, and name/file -> addresses for locals
-        addrs = {}
-        with open(nmf) as f:
-            tab = None
-            for l in f:
-                if l.startswith('Symbol table'):
-                    tab = l.split("'")[1]
-                    cur = None
-                    continue
-                p = l.split()
-                if tab != '.symtab' or len(p) < 8 or not p[0][:-1].isdigit():
-                    continue
-                if p[3] == 'FILE':
-                    cur = p[7]
-                    continue
-                a = int(p[1], 16)
-                addrs.setdefault(p[7], set()).add(a)
-                if p[4] == 'LOCAL' and cur:
-                    addrs.setdefault(p[7] + '/' + cur, set()).add(a)
+        addrs = readsyms(nmf)
         for fn in ref.get('functions') or []:
-            n = fn['name'].split('/')
-            k = '/'.join(n[:2]) if len(n) == 3 else n[0]
-            if not (addrs.get(k, set()) & hot):
+            if not (addrs.get(symkey(fn['name']), set()) & hot):
                 nobat.add(fn['name'])
     bad = 0
     def diff(what, a, b):
@@ -113,17 +148,18 @@ def main():
     stubs = set()
     if nmf:
         stubs = set(n for n in rf if n not in of and
-                    n.split('/')[0] not in addrs)
+                    (n.split('/')[0] not in addrs or
+                     (inaddrs is not None and symkey(n) not in inaddrs)))
         sfid = set(rf[n].get('fid') for n in stubs)
         for n in stubs:
             del rf[n]
-        for f in rf.values():
+        # (ours names a stub as perf2bolt does where it reads the callee
+        # from the instruction: in code without tables)
+        for f in list(rf.values()) + list(of.values()):
             for x in f.get('blocks') or []:
-                if x.get('calls'):
-                    x['calls'] = [c for c in x['calls']
-                                  if c.get('fid') not in sfid]
-                    if not x['calls']:
-                        del x['calls']
+                for c in x.get('calls') or []:
+                    if c.get('fid') in sfid:
+                        c['fid'] = 0
     nb = ns = nc = nf = ncfg = gb = gs = gc = 0
     for n in sorted(set(of) | set(rf)):
         if n not in of or n not in rf:

@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-# yamlcmp.py REF OURS: two BOLT YAML profiles equal as data, hashes
-# excluded (function hash, block hash), calls and successors of a block
-# compared as multisets (BOLT's order there carries no meaning: the
-# reader matches them by bid and offset).  Fails on an empty function
+# yamlcmp.py [--sum-calls] REF OURS: two BOLT YAML profiles equal as
+# data, hashes excluded (function hash, block hash), calls and successors
+# of a block compared as multisets (BOLT's order there carries no
+# meaning: the reader matches them by bid and offset).  --sum-calls sums
+# a block's calls of one offset and callee (fid, disc): llvm-bolt writes
+# one entry per target name of an indirect call, and targets it finds in
+# no function (fid 0) are one unknown callee however they were named.
+# --no-calls leaves calls out: the counts of functions and blocks and
+# the successors only (a block with none of these is no difference).  Fails on an empty function
 # list in REF, so that two empty profiles never pass.  Prints the first
 # differences.  Used by tests/60-yamlwrite.bats and the large tests.
 import sys
@@ -19,9 +24,22 @@ def load(path):
                      if hasattr(yaml, 'CSafeLoader') else yaml.SafeLoader)
 
 
+SUM_CALLS = False
+NO_CALLS = False
+
+
 def norm_block(b):
     calls = sorted((c['off'] if 'off' in c else c[False], c['fid'], c.get('disc', 0), c['cnt'],
                     c.get('mis', 0)) for c in b.get('calls', []) or [])
+    if NO_CALLS:
+        calls = []
+    if SUM_CALLS:
+        tot = {}
+        for off, fid, disc, cnt, mis in calls:
+            t = tot.setdefault((off, fid, disc), [0, 0])
+            t[0] += cnt
+            t[1] += mis
+        calls = sorted(k + tuple(v) for k, v in tot.items())
     succ = sorted((s['bid'], s['cnt'], s.get('mis', 0))
                   for s in b.get('succ', []) or [])
     return {'insns': b['insns'], 'exec': b.get('exec', 0),
@@ -39,14 +57,28 @@ def norm(p):
             'fid': f['fid'], 'exec': f['exec'], 'nblocks': f['nblocks'],
             'blocks': {b['bid']: norm_block(b)
                        for b in f.get('blocks', []) or []}}
+        if NO_CALLS:
+            # a block written only for its calls
+            funcs[key]['blocks'] = {
+                k: v for k, v in funcs[key]['blocks'].items()
+                if v['exec'] or v['events'] or v['succ']}
     return h, funcs
 
 
 def main():
-    ref, ours = load(sys.argv[1]), load(sys.argv[2])
+    global SUM_CALLS, NO_CALLS
+    args = sys.argv[1:]
+    while args and args[0] in ('--sum-calls', '--no-calls'):
+        if args[0] == '--sum-calls':
+            SUM_CALLS = True
+        else:
+            NO_CALLS = True
+        args = args[1:]
+    ref, ours = load(args[0]), load(args[1])
     rh, rf = norm(ref)
     oh, of = norm(ours)
     bad = []
+    nexec = 0
     if not rf:
         bad.append('the reference has no functions')
     for k in sorted(set(rh) | set(oh)):
@@ -60,6 +92,7 @@ def main():
             bad.append('function %r only in ours' % n)
             continue
         a, b = rf[n], of[n]
+        nexec += a['exec'] != b['exec']
         for k in ('fid', 'exec', 'nblocks'):
             if a[k] != b[k]:
                 bad.append('%s: %s %r != %r' % (n, k, a[k], b[k]))
@@ -68,10 +101,10 @@ def main():
             if x != y:
                 bad.append('%s: block %d: %r != %r' % (n, bid, x, y))
     nb = sum(len(f['blocks']) for f in rf.values())
-    print('%d functions, %d blocks in the reference; %d differences' %
-          (len(rf), nb, len(bad)), file=sys.stderr)
+    print('%d functions, %d blocks in the reference; %d differences; '
+          'exec-differs=%d' % (len(rf), nb, len(bad), nexec), file=sys.stderr)
     for m in bad[:30]:
-        print(m, file=sys.stderr)
+        print(m if len(m) < 400 else m[:400] + '...', file=sys.stderr)
     sys.exit(1 if bad else 0)
 
 
