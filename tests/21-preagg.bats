@@ -186,18 +186,54 @@ F $(h 16) $(h 32) 1"
 	[ "$output" = "$expected" ]
 	run preagg -b "$APP" hand.events
 	[ "$status" -eq 0 ]
-	# current format: the newest entry is a branch only (B), the older one
-	# a trace (T branch, its target, the next newer branch source, with
-	# its branch's mispredict count); the sample without branch stack an
-	# S entry under its event
-	expected="B $(h 32) $(h 48) 1 0
-T $(h 5) $(h 16) $(h 32) 1 1
+	# current format (LLVM main's profiles.md), one line per entry: the
+	# older entry a trace (T branch, its target, the next newer branch
+	# source, with its branch's mispredict count), the newest a trace
+	# without fall-through (BR_ONLY, 16 hex digits, not -1, which LLVM
+	# 21 and 22 do not read); the sample without branch stack an S entry
+	# under its event
+	expected="T $(h 5) $(h 16) $(h 32) 1 1
+T $(h 32) $(h 48) ffffffffffffffff 1
 E cycles:u
 S $(h 16) 1"
 	[ "$output" = "$expected" ]
+	run preagg -L main -b "$APP" hand.events
+	[ "$output" = "$expected" ]
+	run preagg --llvm=23 -b "$APP" hand.events
+	[ "$output" = "$expected" ]
+	# LLVM 21 and 22: T takes one count (the mispredict count is lost),
+	# an entry without fall-through is B, which keeps its own
+	expected="B $(h 32) $(h 48) 1 0
+T $(h 5) $(h 16) $(h 32) 1
+E cycles:u
+S $(h 16) 1"
+	for r in 21 22; do
+		run preagg -L $r -b "$APP" hand.events
+		[ "$output" = "$expected" ]
+	done
+	# 19 and 20: --legacy
+	run preagg -L 20 -b "$APP" hand.events
+	[ "$output" = "$(preagg --legacy -b "$APP" hand.events)" ]
+	# --branches: no S entries (perf2bolt without -nl)
+	run preagg --branches -b "$APP" hand.events
+	[ "$output" = "T $(h 5) $(h 16) $(h 32) 1 1
+T $(h 32) $(h 48) ffffffffffffffff 1" ]
+	# --basic: every sample of the binary's process at its ip, branch
+	# stack or not (perf2bolt -nl)
+	run preagg --basic -b "$APP" hand.events
+	[ "$output" = "E cycles:u
+S $(h 16) 3" ]
+	run preagg -S -T -b "$APP" hand.events
+	[ "$status" -eq 2 ]
+	run preagg -S --legacy -b "$APP" hand.events
+	[ "$status" -eq 2 ]
+	for r in 18 0 x 21x; do
+		run preagg -L $r -b "$APP" hand.events
+		[ "$status" -eq 2 ]
+	done
 }
 
-@test "preagg: ends outside the binary: X:address in the current format, 0 in --legacy" {
+@test "preagg: ends outside the binary: 0 (DataAggregator's EXTERNAL) in every form" {
 	m=$((16#$(main_addr)))
 	h() { printf '%x' $((m + $1)); }
 	{
@@ -209,20 +245,26 @@ S $(h 16) 1"
 	} > ext.events
 	run preagg -b "$APP" ext.events
 	[ "$status" -eq 0 ]
-	# the call out: a branch only, to X:; the return from outside: R with
-	# branch 0 (external return), its fall-through up to the call; the
-	# jump from outside: a branch only (its fall-through ends outside)
-	expected="B X:7f0000003000 $(h 44) 1 0
-B $(h 40) X:7f0000001000 1 0
+	# the call out: a branch only, to 0 (outside: LLVM main reads X:a as
+	# 0 too, LLVM 21 and 22 would read X:a as the binary's address a);
+	# the return from outside: R with branch 0 (external return), its
+	# fall-through up to the call; the jump from outside: a branch from
+	# 0 without fall-through (it ends outside)
+	expected="T 0 $(h 44) ffffffffffffffff 1
+T $(h 40) 0 ffffffffffffffff 1
 R 0 $(h 36) $(h 40) 1"
 	[ "$output" = "$expected" ]
+	run preagg -L 21 -b "$APP" ext.events
+	[ "$output" = "B 0 $(h 44) 1 0
+B $(h 40) 0 1 0
+R 0 $(h 36) $(h 40) 1" ]
 	# -v counts them
 	preagg -v -b "$APP" ext.events 2> err.txt > /dev/null
 	[ "$(cat err.txt)" = "preagg: 1 samples, 1 of the selected binaries (0 without branch stack), 3 branch-stack entries kept, 0 with a kernel end dropped; 3 distinct entries" ]
 	# merge keeps them
 	preagg -b "$APP" ext.events > ext.pa
 	run preagg --merge ext.pa ext.pa
-	[ "${lines[0]}" = "B X:7f0000003000 $(h 44) 2 0" ]
+	[ "${lines[0]}" = "T 0 $(h 44) ffffffffffffffff 2" ]
 	run preagg --legacy -b "$APP" ext.events
 	[ "$status" -eq 0 ]
 	# LLVM 19: the outside end becomes 0; the fall-through after the
@@ -418,7 +460,7 @@ f $(h 36) $(h 40) 1"
 	} > late.events
 	run preagg -b "$APP" late.events
 	[ "$status" -eq 0 ]
-	expected="B $(h 32) $(h 48) 1 0
+	expected="T $(h 32) $(h 48) ffffffffffffffff 1
 E cpu-clock:u
 S $(h 16) 2"
 	[ "$output" = "$expected" ]

@@ -445,9 +445,16 @@ on_mmap(struct lineio *lr, char *p)
 		struct binary *b = &bins[i];
 		struct mapping *m;
 
-		if (known != NULL && b->bb.bid[0] != '\0') {
-			if (strncmp(known, b->bb.bid, strlen(known)) != 0)
+		if (known != NULL && b->bb.bid[0] != '\0' && !ignore_bid) {
+			if (strncmp(known, b->bb.bid, strlen(known)) != 0) {
+				/* perf2bolt stops there, unless it is told
+				 * to --ignore-build-id (see main.c) */
+				if (strcmp(name, b->name) == 0 &&
+				    b->otherbid[0] == '\0')
+					snprintf(b->otherbid,
+					    sizeof(b->otherbid), "%s", known);
 				continue;
+			}
 		} else if (strcmp(name, b->name) != 0)
 			continue;
 		if (s == NULL)
@@ -473,6 +480,7 @@ on_mmap(struct lineio *lr, char *p)
 		if (m == NULL)
 			m = add_map(s);
 		*m = (struct mapping){ i, 0, start, len, base };
+		b->nmapped++;
 		s->ctx = 0;
 	}
 	if (s != NULL && s->nmaps > 0)
@@ -678,13 +686,39 @@ on_sample(struct lineio *lr, char *p)
 	j->ev = sample_event(ev, evlen);
 }
 
+/* a new recording: what was known of processes, mappings and build-ids
+ * belongs to the one before (everything counted so far is resolved) */
+static void
+new_recording(void)
+{
+	size_t i;
+
+	for (i = 0; i < pidcap; i++)
+		if (pidtab[i].used)
+			free(pidtab[i].maps);
+	if (pidcap > 0)
+		memset(pidtab, 0, pidcap * sizeof(*pidtab));
+	pidn = 0;
+	exitqn = exitqhead = 0;
+	while (pendfirst < pendseq)
+		pend_evict();
+	for (i = 0; i < bidpaths.n; i++)
+		free(bidhex[i]);
+	strtab_free(&bidpaths);
+	memset(&bidpaths, 0, sizeof(bidpaths));
+}
+
 void
 aggregate(const char *path)
 {
+	static int nrec;
 	struct lineio lr;
 	char *p, q[80];
 	int r;
 
+	/* each file is a recording of its own (perf2bolt -p a -p b) */
+	if (nrec++ > 0)
+		new_recording();
 	if (lr_open(&lr, path) == -1)
 		prog_open_error(path);
 	for (;;) {

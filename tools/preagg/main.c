@@ -18,6 +18,10 @@
 struct binary bins[MAXBIN];
 int nbins;
 int lflag, mflag, qflag, vflag, buildid_locs;
+int fmt21;		/* --llvm=21: the form LLVM 21 and 22 read */
+int basic_only;		/* --basic: every sample an S at its ip */
+int branches_only;	/* --branches: no S for samples without stack */
+int ignore_bid;		/* --ignore-build-id: binaries matched by name */
 uint64_t nsamples, nused, nnolbr, nbranches, nkernel;
 int64_t *pids;		/* --pid: only these (events.c) */
 size_t npids;
@@ -33,6 +37,10 @@ main(int argc, char *argv[])
 		{ "binary",	required_argument, NULL, 'b' },
 		{ "buildid-locations", no_argument, NULL, 'B' },
 		{ "legacy",	no_argument,	   NULL, 'l' },
+		{ "llvm",	required_argument, NULL, 'L' },
+		{ "basic",	no_argument,	   NULL, 'S' },
+		{ "branches",	no_argument,	   NULL, 'T' },
+		{ "ignore-build-id", no_argument,  NULL, 'I' },
 		{ "merge",	no_argument,	   NULL, 'm' },
 		{ "output",	required_argument, NULL, 'o' },
 		{ "pid",	required_argument, NULL, 'p' },
@@ -48,7 +56,7 @@ main(int argc, char *argv[])
 
 	prog_init(argc, argv);
 	nthreads = 0;	/* default_threads() */
-	while ((ch = prog_getopt(argc, argv, ":b:Bj:lmo:p:qvh", longopts,
+	while ((ch = prog_getopt(argc, argv, ":b:BIj:lL:mo:p:qSTvh", longopts,
 	    usage)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -66,6 +74,34 @@ main(int argc, char *argv[])
 			break;
 		case 'l':
 			lflag = 1;
+			break;
+		case 'L':
+			/* the release whose BOLT reads the output: 19 and 20
+			 * read B/F/f, 21 and 22 T/R with one count and no
+			 * sentinel written as -1, 23 on (main) all of
+			 * profiles.md */
+			if (parse_u64(optarg, 10, 999, &v) == -1 &&
+			    strcmp(optarg, "main") != 0)
+				prog_usage_error("bad LLVM release '%s': 19, 20, "
+				    "21, 22, 23 or later, or main", optarg);
+			if (strcmp(optarg, "main") == 0 || v >= 23)
+				lflag = fmt21 = 0;
+			else if (v >= 21)
+				fmt21 = 1, lflag = 0;
+			else if (v >= 19)
+				lflag = 1, fmt21 = 0;
+			else
+				prog_usage_error("LLVM %s reads no pre-aggregated "
+				    "form preagg writes (19 and later do)", optarg);
+			break;
+		case 'S':
+			basic_only = 1;
+			break;
+		case 'T':
+			branches_only = 1;
+			break;
+		case 'I':
+			ignore_bid = 1;
 			break;
 		case 'm':
 			mflag = 1;
@@ -89,9 +125,15 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (mflag && (nbins || lflag || buildid_locs || nthreads || npids))
-		prog_usage_error("--merge takes none of -b, -l, -B, -j, -p: "
-		    "it sums entries as they are");
+	if (mflag && (nbins || lflag || fmt21 || buildid_locs || nthreads ||
+	    npids || basic_only || branches_only || ignore_bid))
+		prog_usage_error("--merge takes none of -b, -l, -L, -B, -I, -j, "
+		    "-p, -S, -T: it sums entries as they are");
+	if (basic_only && branches_only)
+		prog_usage_error("--basic and --branches exclude each other");
+	if (basic_only && lflag)
+		prog_usage_error("--basic writes S entries, which LLVM 19 and "
+		    "20 do not read: not with --legacy");
 	if (!mflag && nbins == 0)
 		prog_usage_error("no --binary given");
 	for (i = 0; i < nbins; i++)
@@ -127,6 +169,14 @@ main(int argc, char *argv[])
 	}
 	if (!mflag)
 		parsers_stop();
+	/* perf2bolt stops when the recording knows the binary's name only
+	 * with another build-id: the binary is not the one that ran */
+	for (i = 0; i < nbins; i++)
+		if (!mflag && bins[i].nmapped == 0 && bins[i].otherbid[0] != '\0')
+			errx(1, "%s: build-id %s is not in the recording, which "
+			    "maps a file of that name with build-id %s: not the "
+			    "binary that ran (--ignore-build-id matches by name)",
+			    bins[i].path, bins[i].bb.bid, bins[i].otherbid);
 	if (!mflag && !qflag) {
 		if (nsamples == 0)
 			warnx("no samples in the input");
@@ -219,14 +269,22 @@ load_binary(struct binary *b)
 static void
 usage(void)
 {
-	printf("usage: %s -b binary [-b binary...] [-lBqv] [-j n] [-p pid] [-o file]\n"
-	    "              [file...]\n"
+	printf("usage: %s -b binary [-b binary...] [-BIlqSTv] [-j n] [-L release]\n"
+	    "              [-p pid] [-o file] [file...]\n"
 	    "       %s --merge [-v] [-o file] [file...]\n"
-	    "Fold a profpipe-events stream (perfdecode) into BOLT's pre-aggregated\n"
-	    "profile for llvm-bolt --pa -p, or sum pre-aggregated profiles.\n"
+	    "Fold profpipe-events streams (perfdecode), one recording per file, into\n"
+	    "BOLT's pre-aggregated profile for llvm-bolt --pa -p, or sum\n"
+	    "pre-aggregated profiles.\n"
 	    "  -b, --binary=FILE          profile this binary (repeatable)\n"
-	    "  -l, --legacy               only B, F and f entries (LLVM 19 and 20)\n"
+	    "  -L, --llvm=RELEASE         the form the BOLT of LLVM RELEASE reads: 19 or\n"
+	    "                             20 (B, F, f), 21 or 22 (T and R with one\n"
+	    "                             count), 23 or main (the default)\n"
+	    "  -l, --legacy               only B, F and f entries (--llvm=19)\n"
+	    "  -S, --basic                every sample as an S entry at its ip, branch\n"
+	    "                             stacks ignored (perf2bolt -nl)\n"
+	    "  -T, --branches             no S entries for samples without branch stack\n"
 	    "  -B, --buildid-locations    write buildid:offset locations\n"
+	    "  -I, --ignore-build-id      match mappings by file name only\n"
 	    "  -m, --merge                sum pre-aggregated profiles\n"
 	    "  -p, --pid=PID              only samples of PID (repeatable)\n"
 	    "  -j, --threads=N            parse in N threads (default: the CPUs, up to\n"

@@ -86,6 +86,12 @@ parse_job(struct parser *ps, const struct job *j)
 		job_error(ps, j, "bad ip '%s'", vis_str(q, sizeof(q), p, len));
 		return -1;
 	}
+	/* perf2bolt -nl: the sample's ip, whatever its branch stack */
+	if (basic_only) {
+		if (ip != 0)
+			raw_count(&ps->t, ip, j->ev, 0, j->ctx << 4 | RAW_S);
+		return 0;
+	}
 	p += len;
 	if (*p == ' ')
 		p++;
@@ -165,7 +171,7 @@ badbranch:
 	if (tok != NULL)
 		return 0;
 	ps->nnolbr++;
-	if (lflag || ip == 0)
+	if (lflag || branches_only || ip == 0)
 		return 0;
 	raw_count(&ps->t, ip, j->ev, 0, j->ctx << 4 | RAW_S);
 	return 0;

@@ -60,6 +60,8 @@ struct binary {
 	int		 bat;		/* BOLTed with BAT (.note.bolt_bat) */
 	struct boltbin	 bb;		/* its function table freed once
 					 * funcs are made of it */
+	uint64_t	 nmapped;	/* mappings of it taken */
+	char		 otherbid[129];	/* a build-id of a file of its name */
 	struct func	*funcs;
 	size_t		 nfuncs;
 	uint32_t	*blk;		/* func_index: the block table */
@@ -88,6 +90,7 @@ struct entry {
 extern struct binary bins[MAXBIN];
 extern int nbins;
 extern int lflag, mflag, qflag, vflag, buildid_locs;
+extern int fmt21, basic_only, branches_only, ignore_bid;
 extern uint64_t nsamples, nused, nnolbr, nbranches, nkernel;
 
 /* entries.c */

@@ -190,11 +190,21 @@ resolve_legacy(const struct mapping *m, const struct raw *r, uint64_t count)
 	    r->meta & RAW_MIS ? count : 0, 1);
 }
 
-/* DataAggregator (main): one trace per entry: the branch, the
- * fall-through from its target to the next newer branch's source (none
- * for the newest entry: a branch only).  An end outside the selected
- * binaries is X:address (resolve() leaves the runtime address), but an
- * external return is R's branch 0. */
+/* DataAggregator (main): one trace per entry, a line each: the branch,
+ * and the fall-through from its target to the next newer branch's
+ * source.  The newest entry of a stack has no fall-through, nor has an
+ * entry whose fall-through leaves the binary of its target: the trace
+ * ends in BR_ONLY (-1, written as 16 hex digits, which LLVM 21 and 22
+ * read too; they take no "-1"), as profiles.md recommends.  An end
+ * outside the selected binaries is 0, DataAggregator's EXTERNAL: LLVM
+ * main reads an X: location as 0 as well, but LLVM 21 and 22 read the
+ * address after "X:" as one of the binary's.  Locations with build-ids,
+ * which only LLVM main reads, keep X: and the address.  An R entry's
+ * branch 0 is an external return.
+ *
+ * For LLVM 21 and 22 (fmt21), whose T and R take one count, an entry
+ * without a fall-through is a B entry, which carries the mispredict
+ * count; a T or R entry loses it (--legacy keeps every count). */
 static void
 resolve_modern(const struct mapping *ms, size_t nm, const struct raw *r,
     uint64_t count)
@@ -204,26 +214,34 @@ resolve_modern(const struct mapping *ms, size_t nm, const struct raw *r,
 	int tb = resolve(ms, nm, r->to, &ta);
 	int nb = r->meta & RAW_NEXT ? resolve(ms, nm, r->next, &na) : -1;
 	uint64_t mis = r->meta & RAW_MIS ? count : 0;
-	uint32_t fo = fb >= 0 ? binobj(fb) : OBJ_X;
+	/* with build-id locations (read by LLVM main only) an end outside
+	 * is X: and its address, as profiles.md writes it */
+	uint32_t ext = buildid_locs ? OBJ_X : OBJ_PLAIN;
+	uint32_t fo = fb >= 0 ? binobj(fb) : ext;
+	uint32_t to = tb >= 0 ? binobj(tb) : ext;
+	enum pa_type type = r->meta & RAW_RET ? PA_R : PA_T;
 
+	if (fb < 0 && (!buildid_locs || type == PA_R)) {
+		fa = 0;		/* an R entry's 0: an external return */
+		fo = OBJ_PLAIN;
+	}
 	if (tb < 0) {
 		/* the branch leaves the selected binaries */
-		if (fb >= 0)
-			add_entry(PA_B, fa, fo, ta, OBJ_X, 0, OBJ_PLAIN, count,
+		if (fb < 0)
+			return;
+		if (!buildid_locs)
+			ta = 0;
+	}
+	if (tb < 0 || !(r->meta & RAW_NEXT) || nb != tb) {
+		if (fmt21)
+			add_entry(PA_B, fa, fo, ta, to, 0, OBJ_PLAIN, count,
 			    mis, 1);
-	} else if (!(r->meta & RAW_NEXT) || nb != tb) {
-		add_entry(PA_B, fa, fo, ta, binobj(tb), 0, OBJ_PLAIN, count,
-		    mis, 1);
-	} else if (r->meta & RAW_RET) {
-		if (fb < 0) {
-			fa = 0;
-			fo = OBJ_PLAIN;
-		}
-		add_entry(PA_R, fa, fo, ta, binobj(tb), na, binobj(nb), count,
-		    mis, 1);
+		else
+			add_entry(type, fa, fo, ta, to, PA_BR_ONLY, OBJ_PLAIN,
+			    count, mis, 1);
 	} else
-		add_entry(PA_T, fa, fo, ta, binobj(tb), na, binobj(nb), count,
-		    mis, 1);
+		add_entry(type, fa, fo, ta, to, na, binobj(nb), count,
+		    fmt21 ? 0 : mis, !fmt21);
 }
 
 /* an ip sample: S under its event, in the current format only */
