@@ -8,7 +8,8 @@
 #   make bench           the benchmarks in bench/ against the reference tools
 #   make install PREFIX=/usr/local DESTDIR=
 
-TOOLS   = perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite
+TOOLS   = perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite \
+	  profpipe-perf2bolt
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -31,6 +32,7 @@ LDLIBS_bbmap      = -lelf
 LDLIBS_batmap     = -lelf -lz
 LDLIBS_fdatawrite = -lelf -lz -lcapstone
 LDLIBS_yamlwrite  = -lyaml -lcapstone -lelf -lz
+LDLIBS_profpipe-perf2bolt = -lelf -lz -pthread
 LDLIBS  ?=
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
