@@ -3,7 +3,7 @@
 
 load common
 
-TOOLS="perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite"
+TOOLS="perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite profpipe-perf2bolt"
 
 setup() {
 	setup_tmp

@@ -478,6 +478,51 @@ S $(h 16) 2"
 S $(h 16) 1" ]
 }
 
+@test "preagg: several binaries: a sample of a process before its library's mapping in file order, not in time, counts for the library as with that binary alone" {
+	L="$BATS_FILE_TMPDIR/libfoo.so"
+	m=$((16#$(main_addr)))
+	h() { printf '%x' $((m + $1)); }
+	f=$((16#$(llvm-nm-19 "$L" | awk '$2 == "T" { print $1; exit }')))
+	base=$((0x7f1200000000))
+	# the library's executable segment: file offset and address
+	seg=$(readelf -lW "$L" | awk '$1 == "LOAD" && / R E / { print $2, $3 }')
+	off=${seg% *}
+	va=${seg#* }
+	lx() { printf '%x' $((base + f + $1)); }
+	{
+		echo "# profpipe-events 1"
+		echo "comm 7 7 900 1 app"
+		echo "mmap 7 7 1000 401000 1000 1000 r-xp - /bin/app"
+		# one CPU's buffer first: a call from main into the library
+		# and samples in it, after the library's mapping in time, and
+		# one before it (not the library's)
+		echo "sample 7 7 3000 cpu-clock:u $(lx 4) $(lx 0)/$(h 48)/P $(h 16)/$(lx 0)/M"
+		echo "sample 7 7 3100 cpu-clock:u $(lx 4)"
+		echo "sample 7 7 1500 cpu-clock:u $(lx 4)"
+		# the other's: the library mapped at 2000
+		printf 'mmap 7 7 2000 %x 1000 %x r-xp - /lib/libfoo.so\n' $((base + va)) $((off))
+		echo "sample 7 7 4000 cpu-clock:u $(lx 8)"
+		echo "sample 7 7 4100 cpu-clock:u $(h 20)"
+	} > two.events
+	preagg -b "$APP" -b "$L" two.events > two.pa
+	cat two.pa
+	# the library's entries: the call into it, its return, two samples
+	[ "$(grep -c "^S .*:$(printf '%x' $((f + 4))) 1\$" two.pa)" -eq 1 ]
+	[ "$(grep -c '^S ' two.pa)" -eq 3 ]
+	# each binary's profile from the stream of both is its profile
+	# from the stream of it alone
+	for b in "$APP" "$L"; do
+		preagg -b "$b" two.events > one.pa
+		fdatawrite "$b" one.pa | sort > one.s
+		fdatawrite "$b" two.pa | sort > both.s
+		cat both.s
+		[ "$(grep -c . one.s)" -ge 2 ]
+		same_file one.s both.s
+	done
+	# nothing is counted twice: four traces, an E line, three samples
+	[ "$(grep -c . two.pa)" -eq 8 ]
+}
+
 @test "preagg: a process's state outlives its exit record for a while, then goes; a thread's exit is not its process's" {
 	m=$((16#$(main_addr)))
 	h() { printf '%x' $((m + $1)); }

@@ -95,7 +95,7 @@ compare() {
 	[ "$status" -eq 0 ]
 	# the binaries named by build-id (preagg -B)
 	perfdecode "$data" | preagg -B -b "$D/$p.bolt" > bid.pa
-	grep -q '^B [0-9a-f]*:' bid.pa
+	grep -q '^[TB] [0-9a-f]*:' bid.pa
 	batmap "$D/$p.bolt" "$D/$p" bid.pa | yamlwrite -b "$D/$p.bolt" "$D/$p" > bid.yaml
 	run python3 "$CMP" bid.yaml ref.yaml --nobat "$D/$p.syms" "$D/$p.dump"
 	echo "$p build-ids: $output"

@@ -64,6 +64,10 @@ static size_t nsnap, capsnap;
 struct pending {
 	uint64_t	 seq;		/* which sample holds the ring slot */
 	uint64_t	 prev;		/* seq + 1 of its process's previous one */
+	uint64_t	 need;		/* the binaries it still waits for, a
+					 * bit each: all of them when its
+					 * process had none mapped, else those
+					 * it lacked (several binaries) */
 	uint64_t	 time, lineno;
 	uint32_t	 ev;
 	char		*rest;		/* a copy of the ip field onward */
@@ -335,10 +339,29 @@ pend_evict(void)
 	pendfirst++;
 }
 
-/* keep a sample of pid (no mapping yet) at time t */
+/* the selected binaries, a bit each */
+static uint64_t
+all_bins(void)
+{
+	return nbins >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << nbins) - 1;
+}
+
+/* the binaries pid's mappings hold */
+static uint64_t
+maps_mask(const struct pidslot *s)
+{
+	uint64_t m = 0;
+	uint16_t i;
+
+	for (i = 0; i < s->nmaps; i++)
+		m |= (uint64_t)1 << s->maps[i].bin;
+	return m;
+}
+
+/* keep a sample of pid at time t, which waits for the binaries need */
 static void
 pend_add(int64_t pid, uint64_t t, uint32_t ev, uint64_t lineno,
-    const char *rest)
+    const char *rest, uint64_t need)
 {
 	struct pidslot *s = pid_slot(pid);
 	struct pending *p;
@@ -352,10 +375,15 @@ pend_add(int64_t pid, uint64_t t, uint32_t ev, uint64_t lineno,
 	p = &pend[pendseq & (PEND_MAX - 1)];
 	p->seq = pendseq;
 	p->prev = s->pend;
+	p->need = need;
 	p->time = t;
 	p->lineno = lineno;
 	p->ev = ev;
-	p->rest = xstrndup(rest, len);
+	/* parse.c reads a line with hexscan, which may load LR_PAD bytes
+	 * past any position: the copy has them, as lineio's lines do */
+	p->rest = xmalloc(len + 1 + LR_PAD);
+	memcpy(p->rest, rest, len);
+	memset(p->rest + len, 0, 1 + LR_PAD);
 	p->len = len;
 	pendbytes += len;
 	s->pend = ++pendseq;
@@ -373,40 +401,68 @@ pend_get(uint64_t ref)
 }
 
 static uint32_t	 pid_ctx(struct lineio *, int64_t);
+static uint32_t	 ctx_subset(struct lineio *, struct pidslot *, uint64_t);
 
-/* pid got a mapping at time t: its pending samples from t on are its */
+/*
+ * pid got a mapping at time t: its pending samples from t on are counted
+ * for the binaries it now maps and they waited for.  With one binary,
+ * that is every sample taken when the process mapped nothing.  With
+ * several, a sample counted with the mappings its process had (a program
+ * before the library it loads, in file order) is counted again for the
+ * binaries it lacked, under those alone: each binary's entries are then
+ * what they would have been with every mapping in place (a branch from
+ * the program into the library is one entry for the program with its
+ * target outside, and one for the library with its source outside),
+ * and nothing is counted twice for one binary.  A sample still waiting
+ * for a binary stays, until the ring drops it.
+ */
 static void
 pend_replay(struct lineio *lr, int64_t pid, uint64_t t)
 {
 	struct pidslot *s = pid_find(pid);
-	struct pending *p;
-	uint64_t ref;
+	struct pending *p, *last = NULL;
+	uint64_t ref, head = 0, have, all = all_bins();
 	uint32_t c;
 
-	if (s == NULL || s->pend == 0)
+	if (s == NULL || s->pend == 0 || (have = maps_mask(s)) == 0)
 		return;
 	ref = s->pend;
-	s->pend = 0;
-	if ((c = pid_ctx(lr, pid)) == 1)
-		return;
 	for (; (p = pend_get(ref)) != NULL; ref = p->prev) {
-		struct job *j;
+		uint64_t take = p->need & have;
 
-		if (p->time < t)
+		if (p->time >= t && take != 0) {
+			struct job *j;
+
+			c = take == have ? pid_ctx(lr, pid) :
+			    ctx_subset(lr, s, take);
+			if (p->need == all)
+				nused++;
+			j = job_new();
+			j->rest = p->rest;	/* kept until the jobs ran */
+			j->lineno = p->lineno;
+			j->ctx = c - 2;
+			j->ev = p->ev;
+			p->need &= ~take;
+		}
+		if (p->need == 0) {
+			/* freed once the jobs have run */
+			xgrow(&replayed, &capreplayed, nreplayed + 1,
+			    sizeof(*replayed));
+			replayed[nreplayed++] = p->rest;
+			pendbytes -= p->len;
+			p->rest = NULL;
 			continue;
-		nused++;
-		j = job_new();
-		j->rest = p->rest;
-		j->lineno = p->lineno;
-		j->ctx = c - 2;
-		j->ev = p->ev;
-		/* the job owns the copy now, until it has run */
-		xgrow(&replayed, &capreplayed, nreplayed + 1,
-		    sizeof(*replayed));
-		replayed[nreplayed++] = p->rest;
-		pendbytes -= p->len;
-		p->rest = NULL;
+		}
+		/* still waiting: the process's list holds it */
+		if (last == NULL)
+			head = ref;
+		else
+			last->prev = ref;
+		last = p;
 	}
+	if (last != NULL)
+		last->prev = 0;
+	s->pend = head;
 	run_jobs(lr);
 	while (nreplayed > 0)
 		free(replayed[--nreplayed]);
@@ -631,6 +687,31 @@ pid_ctx(struct lineio *lr, int64_t pid)
 	return s->ctx = (uint32_t)(nctx++ + 2);
 }
 
+/* a context of pid's mappings of the binaries mask only (not cached:
+ * see pend_replay) */
+static uint32_t
+ctx_subset(struct lineio *lr, struct pidslot *s, uint64_t mask)
+{
+	int64_t pid = s->pid;
+	size_t first;
+	uint16_t i;
+
+	if (nctx >= CTX_MAX || nsnap + s->nmaps > SNAP_MAX) {
+		run_jobs(lr);
+		flush_all();
+		s = pid_find(pid);
+	}
+	first = nsnap;
+	xgrow(&snap, &capsnap, nsnap + s->nmaps, sizeof(*snap));
+	for (i = 0; i < s->nmaps; i++)
+		if (mask & (uint64_t)1 << s->maps[i].bin)
+			snap[nsnap++] = s->maps[i];
+	xgrow(&ctxs, &capctx, nctx + 1, sizeof(*ctxs));
+	ctxs[nctx].first = first;
+	ctxs[nctx].n = nsnap - first;
+	return (uint32_t)(nctx++ + 2);
+}
+
 /* the event's index, without a search for the usual repeat */
 static uint32_t
 sample_event(const char *ev, size_t evlen)
@@ -675,7 +756,8 @@ on_sample(struct lineio *lr, char *p)
 		/* its mapping may come later in the file, earlier in time */
 		if (wanted_pid(pid) && pid != PID_NONE && pid != -1 &&
 		    t != UINT64_MAX)
-			pend_add(pid, t, sample_event(ev, evlen), lr->lineno, p);
+			pend_add(pid, t, sample_event(ev, evlen), lr->lineno, p,
+			    all_bins());
 		return;
 	}
 	nused++;
@@ -684,6 +766,15 @@ on_sample(struct lineio *lr, char *p)
 	j->lineno = lr->lineno;
 	j->ctx = c - 2;
 	j->ev = sample_event(ev, evlen);
+	/* with several binaries, a process may map one later in file
+	 * order, earlier in time: the sample waits for those it lacks */
+	if (nbins > 1 && pid != PID_NONE && pid != -1 && t != UINT64_MAX) {
+		struct pidslot *s = pid_find(pid);
+		uint64_t lack = all_bins() & ~maps_mask(s);
+
+		if (lack != 0)
+			pend_add(pid, t, j->ev, lr->lineno, p, lack);
+	}
 }
 
 /* a new recording: what was known of processes, mappings and build-ids

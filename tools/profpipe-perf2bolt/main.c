@@ -45,6 +45,7 @@ static const struct opt opts[] = {
 	{ "p",			K_VALUE, O_P, NULL },
 	{ "perfdata",		K_VALUE, O_P, NULL },
 	{ "o",			K_VALUE, O_O, NULL },
+	{ "output",		K_VALUE, O_O, NULL },	/* profpipe's */
 	{ "w",			K_VALUE, O_W, NULL },
 	{ "profile-format",	K_VALUE, O_FORMAT, NULL },
 	{ "nl",			K_FLAG,	 O_NL, NULL },
@@ -216,7 +217,8 @@ parse_args(int argc, char **argv, int first)
 			    (int)(name - a + (ptrdiff_t)len), a, o->why);
 		if (o->kind == K_VALUE && v == NULL) {
 			if (i + 1 == argc)
-				prog_usage_error("option '%s' needs a value", a);
+				prog_usage_error("option '%s' needs an argument",
+				    a);
 			v = argv[++i];
 		}
 		switch (o->id) {
@@ -271,8 +273,13 @@ parse_args(int argc, char **argv, int first)
 			rq.quiet = flag_value(a, v);
 			break;
 		case O_HELP:
-			usage();
 		case O_VERSION:
+			if (v != NULL)
+				prog_usage_error("option '%.*s' takes no "
+				    "argument", (int)(name - a + (ptrdiff_t)len),
+				    a);
+			if (o->id == O_HELP)
+				usage();
 			prog_version();
 		case O_AGGONLY:
 			/* perf2bolt sets it whatever it is given */
