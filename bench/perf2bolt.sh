@@ -24,10 +24,15 @@ echo "input: $(du -m w.data | cut -f1) MB perf.data of app, $(du -m b.data | cut
 cat w.data b.data > /dev/null
 P=$B/profpipe-perf2bolt
 check() {	# check REF OURS: fdata equal after sorting
-	sort "$1" > ref.s
+	# (but for the code BOLT left at moved functions' old addresses,
+	# which perf2bolt names __BOLT_FDE_FUNCat... and batmap, which has
+	# only the input binary, writes as the unknown location 0)
+	stubs=$(grep -c '__BOLT_FDE_FUNCat' "$1" || true)
+	sed 's/1 __BOLT_FDE_FUNCat[0-9a-f]* [0-9a-f]*/0 [unknown] 0/g' "$1" | sort > ref.s
 	sort "$2" > ours.s
 	if [ -s ref.s ] && cmp -s ref.s ours.s; then
-		echo "  fdata: the same $(wc -l < ref.s) lines"
+		echo "  fdata: the same $(wc -l < ref.s) lines" \
+		    "($stubs naming BOLT's stubs at old addresses: [unknown] 0 here)"
 	else
 		echo "  fdata: DIFFERENT ($(comm -3 ref.s ours.s | wc -l) lines)"
 	fi
