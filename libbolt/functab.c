@@ -482,6 +482,23 @@ seccmp(const void *a, const void *b)
 	return x->size < y->size ? -1 : x->size > y->size;
 }
 
+/* a section and its index before the sort (ties keep the ELF order) */
+struct fsec_at {
+	struct fsec	s;
+	size_t		from;
+};
+
+static int
+secatcmp(const void *a, const void *b)
+{
+	const struct fsec_at *x = a, *y = b;
+	int c = seccmp(&x->s, &y->s);
+
+	if (c != 0)
+		return c;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
 /* BinaryContext::getSectionForAddress: the last section starting at or
  * before a that contains it (non-empty sections only) */
 const struct fsec *
@@ -1295,24 +1312,27 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 		return fail(err, errlen, "%s: no symbol table (stripped); BOLT "
 		    "needs one", eo->path);
 	}
-	/* sort the sections, remapping the index map */
+	/* sort the sections, remapping the index map through the order the
+	 * sort chose (each section carries where it came from: comparing
+	 * struct fsec values bytewise would read their padding) */
 	{
-		struct fsec *old = xreallocarray(NULL, ft->nsecs + 1,
-		    sizeof(*old));
+		struct fsec_at *o = xreallocarray(NULL, ft->nsecs + 1,
+		    sizeof(*o));
+		size_t *to = xreallocarray(NULL, ft->nsecs + 1, sizeof(*to));
 		size_t j;
 
-		memcpy(old, ft->secs, ft->nsecs * sizeof(*old));
-		qsort(ft->secs, ft->nsecs, sizeof(*ft->secs), seccmp);
-		for (i = 0; i <= nscn; i++) {
-			if (secmap[i] < 0)
-				continue;
-			for (j = 0; j < ft->nsecs; j++)
-				if (memcmp(&ft->secs[j], &old[secmap[i]],
-				    sizeof(*old)) == 0)
-					break;
-			secmap[i] = (int)j;
+		for (j = 0; j < ft->nsecs; j++)
+			o[j] = (struct fsec_at){ ft->secs[j], j };
+		qsort(o, ft->nsecs, sizeof(*o), secatcmp);
+		for (j = 0; j < ft->nsecs; j++) {
+			ft->secs[j] = o[j].s;
+			to[o[j].from] = j;
 		}
-		free(old);
+		for (i = 0; i <= nscn; i++)
+			if (secmap[i] >= 0)
+				secmap[i] = (int)to[secmap[i]];
+		free(to);
+		free(o);
 	}
 	/* the symbols, with their FILE (none in a stripped binary: its
 	 * functions are then those of .eh_frame and the PLT, as BOLT's

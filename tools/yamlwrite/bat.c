@@ -114,6 +114,15 @@ keyhash(const struct key *k)
 	    ((uint64_t)k->kind << 61))));
 }
 
+/* field by field, not memcmp: a key's bytes beyond its fields (pad) need
+ * not be set */
+static int
+keyeq(const struct key *x, const struct key *y)
+{
+	return x->p == y->p && x->kind == y->kind && x->q == y->q &&
+	    x->from == y->from && x->to == y->to;
+}
+
 /* the index at twice the records (a load of at most one half) */
 static void
 grow_index(struct bctx *c)
@@ -153,7 +162,7 @@ add(struct bctx *c, const struct key *k, uint64_t cnt, uint64_t mis)
 		if ((s & ~(uint64_t)UINT32_MAX) != tag)
 			continue;
 		r = &c->tab[(uint32_t)s - 1];
-		if (memcmp(&r->k, k, sizeof(*k)) == 0) {
+		if (keyeq(&r->k, k)) {
 			r->cnt += cnt;
 			r->mis += mis;
 			return;
