@@ -2,8 +2,10 @@
 /*
  * cfgwalk: branch stacks that follow a program's real control flow, for
  * programs too large to trace with brtrace.  It disassembles the
- * function symbols of an x86-64 ELF executable (Capstone, lazily, one
- * function at a time) and random-walks their control flow:
+ * function symbols of an x86-64 or AArch64 ELF executable (Capstone,
+ * lazily, one function at a time; on AArch64 the bytes the $d mapping
+ * symbols mark as data in code are not instructions) and random-walks
+ * their control flow:
  *
  *   - execution runs straight from one instruction to the next until a
  *     branch; a conditional branch is taken or not (50/50 under the
@@ -23,6 +25,10 @@
  *     address), at a call that ends its function (noreturn: the callee
  *     is not walked), at ud2/hlt, a loop instruction or an undecodable
  *     instruction, or, past a budget of branches, at its next branch;
+ *     (AArch64: brk, udf, hlt, eret, or a word Capstone 4 does not
+ *     decode but for the pointer-authenticating branches and returns;
+ *     a linker's veneer, br after adrp and add or after a literal load
+ *     of the same register, is followed as the jump it is),
  *     the next walk is entered from a library address, as a callback,
  *     at the entry of a function picked by the distribution: uniform
  *     (every function equally likely) or skewed (Zipf over a seeded
@@ -62,6 +68,7 @@
  */
 #include <capstone/capstone.h>
 #include <err.h>
+#include <gelf.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -117,6 +124,13 @@ static struct xseg {		/* the executable PT_LOAD segments */
 } segs[MAXSEG];
 static size_t nsegs;
 static csh cs;
+static int a64;			/* AArch64, else x86-64 */
+/* AArch64: the data in code, from the $d mapping symbol to the next $x
+ * (or the end of the section), sorted */
+static struct range {
+	uint64_t	start, end;
+} *data;
+static size_t ndata;
 static uint64_t rng;
 static size_t *oldfuncs, noldfuncs;	/* -S: the functions with old set */
 static double *zipf_cdf;	/* skewed: cumulative weights by rank */
@@ -166,6 +180,8 @@ func_at(uint64_t addr)
 	return lo - 1;
 }
 
+static void	decode_a64(struct func *);
+
 static void
 decode(struct func *fn)
 {
@@ -174,6 +190,10 @@ decode(struct func *fn)
 	uint64_t pc = fn->addr;
 	cs_insn *ci = cs_malloc(cs);
 
+	if (a64) {
+		decode_a64(fn);
+		return;
+	}
 	fn->decoded = 1;
 	while (left > 0) {
 		struct insn in = { (uint32_t)(pc - fn->addr), 1, K_STOP, 0 };
@@ -234,6 +254,168 @@ decode(struct func *fn)
 		p += ci->size;
 		pc += ci->size;
 		left -= ci->size;
+	}
+	cs_free(ci, 1);
+}
+
+/* is a in data in code (AArch64) */
+static int
+in_data(uint64_t a)
+{
+	size_t lo = 0, hi = ndata;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (data[mid].end <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ndata && data[lo].start <= a;
+}
+
+/* the pointer-authenticating branches and returns of Armv8.3, which
+ * Capstone 4 does not decode: their kind, or K_STOP */
+static int
+pac_kind(uint32_t w)
+{
+	if (w == 0xd65f0bffu || w == 0xd65f0fffu)	/* retaa, retab */
+		return K_RET;
+	/* braa, brab (Rm), braaz, brabz: 1101011 Z 000 11111 00001 M */
+	if ((w & 0xfefff800u) == 0xd61f0800u)
+		return K_JMPI;
+	if ((w & 0xfefff800u) == 0xd63f0800u)	/* blraa, blrab, ...z */
+		return K_CALLI;
+	return K_STOP;
+}
+
+/* the bytes of the binary at address a, n of them, or NULL */
+static const uint8_t *
+seg_bytes(uint64_t a, size_t n)
+{
+	for (size_t k = 0; k < nsegs; k++)
+		if (a >= segs[k].vaddr && a - segs[k].vaddr < segs[k].filesz &&
+		    n <= segs[k].filesz - (a - segs[k].vaddr))
+			return segs[k].bytes + (a - segs[k].vaddr);
+	return NULL;
+}
+
+/* a linker's veneer or a jump through a literal: br xN after adrp xN and
+ * add xN, xN, #imm, or after ldr xN of a literal; the walk follows it
+ * as the direct jump it is */
+static void
+veneer(const struct func *fn, uint64_t off, uint32_t br, struct insn *in)
+{
+	uint32_t n = (br >> 5) & 31, w1, w2;
+	const uint8_t *p;
+	uint64_t pc = fn->addr + off;
+
+	if (off < 4)
+		return;
+	w1 = fn->bytes[off - 4] | (uint32_t)fn->bytes[off - 3] << 8 |
+	    (uint32_t)fn->bytes[off - 2] << 16 | (uint32_t)fn->bytes[off - 1] << 24;
+	if ((w1 & 0xff000000u) == 0x58000000u && (w1 & 31) == n) {
+		/* ldr xN, literal */
+		int64_t imm = (int32_t)(w1 << 8) >> 13;
+
+		if ((p = seg_bytes(pc - 4 + (uint64_t)(imm * 4), 8)) != NULL) {
+			in->kind = K_JMP;
+			in->target = (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+			    (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+			    (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+			    (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+		}
+		return;
+	}
+	if (off < 8 || (w1 & 0xff800000u) != 0x91000000u || (w1 & 31) != n ||
+	    ((w1 >> 5) & 31) != n)
+		return;
+	p = fn->bytes + off - 8;
+	w2 = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+	if ((w2 & 0x9f000000u) == 0x90000000u && (w2 & 31) == n) {
+		/* adrp xN, page; add xN, xN, #imm{, lsl #12} */
+		int64_t page = (int32_t)((((w2 >> 5) & 0x7ffff) << 2 |
+		    ((w2 >> 29) & 3)) << 11) >> 11;
+
+		in->kind = K_JMP;
+		in->target = ((pc - 8) & ~(uint64_t)0xfff) +
+		    (uint64_t)(page * 4096) + ((uint64_t)((w1 >> 10) & 0xfff) <<
+		    ((w1 >> 22) & 1 ? 12 : 0));
+	}
+}
+
+static void
+decode_a64(struct func *fn)
+{
+	size_t cap = 0;
+	uint64_t off;
+	cs_insn *ci = cs_malloc(cs);
+
+	fn->decoded = 1;
+	for (off = 0; off < fn->size; off += 4) {
+		struct insn in = { (uint32_t)off, 4, K_STOP, 0 };
+		const uint8_t *q = fn->bytes + off;
+		uint64_t a = fn->addr + off;
+		size_t l = fn->size - off < 4 ? (size_t)(fn->size - off) : 4;
+		const cs_arm64 *x;
+		uint32_t w;
+
+		xgrow(&fn->in, &cap, fn->nin + 1, sizeof(*fn->in));
+		if (l < 4 || in_data(a)) {
+			fn->in[fn->nin++] = in;		/* data: the walk stops */
+			continue;
+		}
+		w = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+		    (uint32_t)q[3] << 24;
+		if (!cs_disasm_iter(cs, &q, &l, &a, ci)) {
+			in.kind = (uint8_t)pac_kind(w);
+			fn->in[fn->nin++] = in;
+			continue;
+		}
+		x = &ci->detail->arm64;
+		in.kind = K_PLAIN;
+		switch (ci->id) {
+		case ARM64_INS_B:
+			in.kind = x->cc == ARM64_CC_INVALID || x->cc == ARM64_CC_AL ||
+			    x->cc == ARM64_CC_NV ? K_JMP : K_JCC;
+			in.target = (uint64_t)x->operands[0].imm;
+			break;
+		case ARM64_INS_CBZ:
+		case ARM64_INS_CBNZ:
+			in.kind = K_JCC;
+			in.target = (uint64_t)x->operands[1].imm;
+			break;
+		case ARM64_INS_TBZ:
+		case ARM64_INS_TBNZ:
+			in.kind = K_JCC;
+			in.target = (uint64_t)x->operands[2].imm;
+			break;
+		case ARM64_INS_BL:
+			in.kind = K_CALL;
+			in.target = (uint64_t)x->operands[0].imm;
+			break;
+		case ARM64_INS_BLR:
+			in.kind = K_CALLI;
+			break;
+		case ARM64_INS_BR:
+			in.kind = K_JMPI;
+			veneer(fn, off, w, &in);
+			break;
+		case ARM64_INS_RET:
+			in.kind = K_RET;
+			break;
+		case ARM64_INS_BRK:
+		case ARM64_INS_HLT:
+		case ARM64_INS_ERET:
+		case ARM64_INS_DRPS:
+			in.kind = K_STOP;
+			break;
+		default:
+			break;
+		}
+		fn->in[fn->nin++] = in;
 	}
 	cs_free(ci, 1);
 }
@@ -520,6 +702,85 @@ fcmp(const void *a, const void *b)
 	return x->size > y->size ? -1 : x->size < y->size;
 }
 
+static int
+rcmp(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+struct mark {
+	uint64_t	addr;
+	uint16_t	shndx;
+	uint8_t		isdata;
+};
+
+static int
+mcmp(const void *a, const void *b)
+{
+	const struct mark *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (int)y->isdata - (int)x->isdata;
+}
+
+/* AArch64's data in code: $d to the next $x (or $d, or the end of the
+ * section) of each executable section, from .symtab's mapping symbols */
+static void
+load_data(struct elfobj *eo)
+{
+	Elf *e = eo->elf;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	struct mark *m = NULL;
+	size_t nm = 0, cap = 0, capdata = 0, k;
+
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		Elf_Data *d;
+		GElf_Sym sym;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_SYMTAB ||
+		    sh.sh_entsize == 0)
+			continue;
+		if ((d = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		for (k = 0; k < sh.sh_size / sh.sh_entsize; k++) {
+			const char *n;
+
+			if (gelf_getsym(d, (int)k, &sym) == NULL ||
+			    GELF_ST_TYPE(sym.st_info) != STT_NOTYPE ||
+			    (n = elf_strptr(e, sh.sh_link, sym.st_name)) == NULL ||
+			    n[0] != '$' || (n[1] != 'd' && n[1] != 'x') ||
+			    (n[2] != '\0' && n[2] != '.'))
+				continue;
+			xgrow(&m, &cap, nm + 1, sizeof(*m));
+			m[nm++] = (struct mark){ sym.st_value, sym.st_shndx,
+			    n[1] == 'd' };
+		}
+	}
+	/* in address order; at one address a $x last, so it wins */
+	qsort(m, nm, sizeof(*m), mcmp);
+	for (k = 0; k < nm; k++) {
+		uint64_t end = UINT64_MAX;
+
+		if (!m[k].isdata)
+			continue;
+		if (k + 1 < nm && m[k + 1].shndx == m[k].shndx)
+			end = m[k + 1].addr;
+		else if ((scn = elf_getscn(e, m[k].shndx)) != NULL &&
+		    gelf_getshdr(scn, &sh) != NULL)
+			end = sh.sh_addr + sh.sh_size;
+		if (end <= m[k].addr)
+			continue;
+		xgrow(&data, &capdata, ndata + 1, sizeof(*data));
+		data[ndata++] = (struct range){ m[k].addr, end };
+	}
+	qsort(data, ndata, sizeof(*data), rcmp);
+	free(m);
+}
+
 static void
 load(const char *path)
 {
@@ -531,8 +792,11 @@ load(const char *path)
 	if (elfobj_open(&eo, path, eb, sizeof(eb)) == -1 ||
 	    elfobj_load_syms(&eo, eb, sizeof(eb)) == -1)
 		errx(1, "%s", eb);
-	if (eo.machine != 62 || !eo.is64)
-		errx(1, "%s: not an x86-64 ELF file", path);
+	if ((eo.machine != 62 && eo.machine != 183) || !eo.is64)
+		errx(1, "%s: not an x86-64 or AArch64 ELF file", path);
+	a64 = eo.machine == 183;
+	if (a64)
+		load_data(&eo);
 	for (k = 0; k < eo.nsegs && nsegs < MAXSEG; k++) {
 		const struct elf_seg *seg = &eo.segs[k];
 		struct xseg *x = &segs[nsegs];
@@ -762,13 +1026,14 @@ main(int argc, char *argv[])
 	}
 	if (argc - optind != 1)
 		prog_usage_error("one BINARY expected");
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
-		errx(1, "capstone: cannot open x86-64");
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	rng = opt.seed;
 	out_open(&o, ofile);
 	wb_init(&wb, o.fp, 1 << 16);
 	load(argv[optind]);
+	if (cs_open(a64 ? CS_ARCH_ARM64 : CS_ARCH_X86, a64 ? CS_MODE_ARM :
+	    CS_MODE_64, &cs) != CS_ERR_OK)
+		errx(1, "capstone: cannot open %s", a64 ? "AArch64" : "x86-64");
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	if (opt.skewed)
 		setup_zipf();
 	ring = xcalloc(opt.depth, sizeof(*ring));
@@ -788,6 +1053,7 @@ main(int argc, char *argv[])
 	free(rank_func);
 	free(zipf_cdf);
 	free(oldfuncs);
+	free(data);
 	cs_close(&cs);
 	return 0;
 }

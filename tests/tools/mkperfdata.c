@@ -112,6 +112,7 @@ static struct {
 	uint64_t	 period, round_every, repeat;
 	size_t		 chunk;
 	uint8_t		 feat[F_MAX];
+	const char	*arch;		/* the ARCH feature (uname -m) */
 } opt;
 
 static struct rec	*recs;
@@ -193,6 +194,7 @@ static const struct option longopts[] = {
 	{ "identifier",	no_argument,		NULL, 'i' },
 	{ "repeat",	required_argument,	NULL, 'R' },
 	{ "quiet",	no_argument,		NULL, 'q' },
+	{ "arch",	required_argument,	NULL, 'a' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL,		0,			NULL, 0 }
@@ -211,8 +213,9 @@ main(int argc, char *argv[])
 	opt.chunk = 32768;
 	opt.repeat = 1;
 	opt.period = 1;
+	opt.arch = "x86_64";
 	set_features("all");
-	while ((ch = getopt_long(argc, argv, "o:Bpz::C:HTMnF:r:P::c::IiR:qh",
+	while ((ch = getopt_long(argc, argv, "o:Bpz::C:HTMnF:r:P::c::IiR:qa:h",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
@@ -288,6 +291,14 @@ main(int argc, char *argv[])
 			break;
 		case 'q':
 			opt.quiet = 1;
+			break;
+		case 'a':
+			/* perf writes uname's machine: x86_64, aarch64 */
+			if (*optarg == '\0' || strlen(optarg) > 64 ||
+			    strspn(optarg, "abcdefghijklmnopqrstuvwxyz"
+			    "0123456789_") != strlen(optarg))
+				prog_usage_error("bad architecture '%s'", optarg);
+			opt.arch = optarg;
 			break;
 		case 'h':
 			usage(0);
@@ -1137,7 +1148,7 @@ put_feature(struct bb *b, int f)
 		put_hstring(b, "6.1");
 		break;
 	case F_ARCH:
-		put_hstring(b, "x86_64");
+		put_hstring(b, opt.arch);
 		break;
 	case F_NRCPUS:
 		bb_u32(b, opt.cpu + 1);		/* available */
@@ -1378,6 +1389,8 @@ usage(int status)
 "  -i, --identifier       add PERF_SAMPLE_IDENTIFIER (implied by several events)\n"
 "  -R, --repeat N         write the samples N times, times shifted (benchmarks)\n"
 "  -q, --quiet            no messages but errors\n"
+"  -a, --arch NAME        the machine the ARCH feature names (default x86_64;\n"
+"                         aarch64 for a recording of an Arm program)\n"
 "  -h, --help             this help\n"
 "      --version          print the version\n", progname);
 	if (status == 0)
