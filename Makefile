@@ -126,6 +126,8 @@ FUZZ_bat      = bat
 # fuzz_preagg: the pre-aggregated reader is all libbolt (pa.c)
 FUZZ_preagg   = pa
 # fuzz_x86dec: x86dec.c against Capstone (x86class.c), all libbolt
+# fuzz_a64dec: a64dec.c against LLVM 19's disassembler (a64llvm.c,
+# which loads libLLVM itself), all libbolt
 FUZZERS = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZCC  ?= clang-19
 FUZZFLAGS = -std=c11 -g -O1 -D_GNU_SOURCE -DPROFPIPE_FUZZ $(INCLUDES) \
