@@ -5,7 +5,10 @@
  * NameResolver numbering, aliases, secondary entries, FDE sizes),
  * disassemblePLT (name@PLT), the FDE-only functions and
  * adjustFunctionBoundaries (MaxSize, zero sizes), and registerFragments.
- * .eh_frame is parsed here with every read bounds-checked.
+ * .eh_frame is parsed here with every read bounds-checked.  On AArch64
+ * the mapping symbols ($x, $d) are no functions, labels or entries but
+ * marks of code and data (kept in ft->marks), and the PLT entries are
+ * found by decoding (disassemblePLTSectionAArch64).
  */
 #include <gelf.h>
 #include <libelf.h>
@@ -16,6 +19,7 @@
 #include "util.h"
 #include "elfobj.h"
 #include "functab.h"
+#include "a64dec.h"
 
 /* a symbol as discoverFileObjects sees it */
 struct rsym {
@@ -26,7 +30,9 @@ struct rsym {
 	uint32_t	idx;		/* .symtab index */
 	unsigned char	type, bind;	/* STT_*, STB_* */
 	uint16_t	shndx;
-	int		rank;		/* FUNC 0, other 1, SECTION 2 */
+	int		rank;		/* FUNC 0, other 1, SECTION 2;
+					 * AArch64's mapping symbols -1 */
+	int		mark;		/* AArch64: 1 $x, 2 $d, else 0 */
 	int		sec;		/* index into ft->secs or -1 (ABS) */
 	int		dead;		/* removed from FileSymRefs */
 };
@@ -653,6 +659,66 @@ is_plt_section(const char *n)
 	    strcmp(n, ".plt.sec") == 0;
 }
 
+/* BinaryContext::getMarkerType: a mapping symbol of AArch64's ELF ABI
+ * (IHI0056B): an untyped symbol of size 0 named $x or $x.<any> (code
+ * from here on) or $d, $d.<any> (data) */
+static int
+a64_mark(const char *n, int type, uint64_t size)
+{
+	if (type != STT_NOTYPE || size != 0 || n[0] != '$' ||
+	    (n[1] != 'x' && n[1] != 'd') || (n[2] != '\0' && n[2] != '.'))
+		return 0;
+	return n[1] == 'x' ? 1 : 2;
+}
+
+/* the marks BOLT applies (discoverFileObjects' addExtraDataMarkerPerSymbol:
+ * compilers put several data objects in one $d-$x stretch, so after a $d
+ * every other symbol at a new address is a data mark too; the first
+ * symbol at an address decides, a mapping symbol sorting first), then
+ * the mapping symbols taken out of the symbols that make functions */
+static void
+a64_marks(struct disc *d)
+{
+	struct functab *ft = d->ft;
+	uint64_t last = 0;
+	size_t i, k, cap = 0;
+	int isdata = 0;
+
+	for (i = 0; i < d->nsyms; i++) {
+		const struct rsym *r = &d->syms[i];
+
+		if (r->addr == last)
+			continue;
+		if (r->mark == 0 && !isdata)
+			continue;
+		xgrow(&ft->marks, &cap, ft->nmarks + 1, sizeof(*ft->marks));
+		ft->marks[ft->nmarks++] = (struct fmark){ r->addr,
+		    (uint8_t)(r->mark == 0 || r->mark == 2) };
+		last = r->addr;
+		if (r->mark != 0)
+			isdata = r->mark == 2;
+	}
+	for (i = k = 0; i < d->nsyms; i++)
+		if (d->syms[i].mark == 0)
+			d->syms[k++] = d->syms[i];
+	d->nsyms = k;
+}
+
+size_t
+functab_marks_from(const struct functab *ft, uint64_t a)
+{
+	size_t lo = 0, hi = ft->nmarks, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (ft->marks[m].addr < a)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
 /* the main loop of discoverFileObjects over the sorted symbols */
 static void
 discover_symbols(struct disc *d)
@@ -936,6 +1002,133 @@ discover_plt(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 			f->maxsize = esz;
 		}
 		f->flags |= BF_PSEUDO;
+	}
+}
+
+/* a section's contents, copied (NULL if it has none) */
+static uint8_t *
+sec_copy(Elf *elf, const struct fsec *sec)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	uint8_t *buf;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_addr == sec->addr &&
+		    sh.sh_size == sec->size && (sh.sh_flags & SHF_ALLOC)) {
+			Elf_Data *dd = elf_getdata(scn, NULL);
+
+			if (dd == NULL || dd->d_size != sec->size ||
+			    dd->d_buf == NULL)
+				return NULL;
+			buf = xmalloc(sec->size + 1);
+			memcpy(buf, dd->d_buf, sec->size);
+			return buf;
+		}
+	return NULL;
+}
+
+/* disassemblePLTSectionAArch64: an entry is the instructions up to an
+ * indirect branch, its GOT slot the load that branch's register comes
+ * from, at the page of the adrp that load's base register comes from
+ * (AArch64MCPlusBuilder::analyzePLTEntry); the NOPs after an entry are
+ * skipped.  createPLTBinaryFunction: a function already at the entry
+ * keeps its name (an IFUNC trampoline), else the entry is name@PLT by
+ * the slot's dynamic relocation, and the first, without one, the
+ * section's __BOLT_PSEUDO_ function. */
+static void
+discover_plt_a64(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
+{
+	struct functab *ft = d->ft;
+	size_t i;
+
+	for (i = 0; i < ft->nsecs; i++) {
+		const struct fsec *sec = &ft->secs[i];
+		uint64_t o = 0;
+		uint8_t *buf;
+
+
+		if (strcmp(sec->name, ".plt") != 0 || sec->type == SHT_NOBITS ||
+		    sec->size > (64u << 20) ||
+		    (buf = sec_copy(elf, sec)) == NULL)
+			continue;
+		while (o + 4 <= sec->size) {
+			/* the last writer of each register: its index in the
+			 * entry + 1 (0: none); the words; for each load, the
+			 * writer of its base register then (computeLocalUDChain) */
+			uint32_t def[32] = { 0 }, words[64], base[64];
+			uint64_t start = o, slot = 0;
+			size_t n = 0;
+			struct a64d a;
+			int ended = 0;
+
+			while (o + 4 <= sec->size && n < 64) {
+				uint32_t w = a64d_word(buf + o);
+
+				a64d_decode(w, sec->addr + o, &a);
+				words[n++] = w;
+				o += 4;
+				if (a.kind == A64K_IJMP) {
+					ended = 1;
+					break;
+				}
+				/* the writers a PLT entry has: adrp, ldr
+				 * (unsigned offset), add (immediate) */
+				if (a.adrp)
+					def[a.rd] = (uint32_t)n;
+				else if ((w & 0xffc00000u) == 0xf9400000u) {
+					base[n - 1] = def[(w >> 5) & 31];
+					def[w & 31] = (uint32_t)n;
+				}
+				else if (a.addxi && a.rd != 31)
+					def[a.rd] = (uint32_t)n;
+			}
+			if (!ended)
+				break;
+			/* br xT: xT from ldr xT, [xN, #imm], xN from adrp */
+			if (a.rd < 31 && def[a.rd] != 0) {
+				uint32_t li = def[a.rd] - 1, l = words[li];
+
+				if ((l & 0xffc00000u) == 0xf9400000u &&
+				    base[li] != 0) {
+					uint32_t ap = base[li] - 1;
+					struct a64d pg;
+
+					a64d_decode(words[ap], sec->addr + start +
+					    4 * (uint64_t)ap, &pg);
+					if (pg.adrp)
+						slot = pg.ref +
+						    (uint64_t)((l >> 10) & 0xfff) * 8;
+				}
+			}
+			if (slot != 0) {
+				struct dynrel key = { slot, 0, NULL, 0 }, *r = NULL;
+				struct dfunc *f = df_at(d, sec->addr + start, NULL);
+				uint64_t esz = o - start;
+
+				if (nrels > 0)
+					r = bsearch(&key, rels, nrels,
+					    sizeof(*rels), dynrelcmp);
+				if (f != NULL)
+					f->flags |= BF_PLT;	/* keeps its name */
+				else if (r != NULL && r->sym != NULL) {
+					f = df_create(d, sec->addr + start, 0,
+					    keepf(ft, "%s@PLT", r->sym), (int)i);
+					f->maxsize = esz;
+					f->flags |= BF_PLT;
+				} else if (start == 0) {
+					f = df_create(d, sec->addr, 0,
+					    keepf(ft, "__BOLT_PSEUDO_%s",
+					    sec->name), (int)i);
+					f->maxsize = esz;
+					f->flags |= BF_PSEUDO;
+				}
+			}
+			while (o + 4 <= sec->size &&
+			    a64d_word(buf + o) == 0xd503201fu)
+				o += 4;
+		}
+		free(buf);
 	}
 }
 
@@ -1377,6 +1570,9 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 			r.shndx = s.st_shndx;
 			r.file = r.bind == STB_LOCAL ? file : NULL;
 			r.rank = t == STT_FUNC ? 0 : t == STT_SECTION ? 2 : 1;
+			if (eo->machine == EM_AARCH64 &&
+			    (r.mark = a64_mark(nm, t, s.st_size)) != 0)
+				r.rank = -1;
 			if (s.st_shndx == SHN_ABS)
 				r.sec = -1;
 			else if (s.st_shndx >= SHN_LORESERVE || s.st_shndx > nscn)
@@ -1404,9 +1600,15 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 	}
 	free(secmap);
 
+	ft->machine = eo->machine;
+	if (eo->machine == EM_AARCH64)
+		a64_marks(&d);
 	discover_symbols(&d);
 	rels = read_dynrels(ft, elf, &nrels);
-	discover_plt(&d, elf, rels, nrels);
+	if (eo->machine == EM_AARCH64)
+		discover_plt_a64(&d, elf, rels, nrels);
+	else
+		discover_plt(&d, elf, rels, nrels);
 	free(rels);
 	discover_fde_funcs(&d);
 	adjust_boundaries(&d);
@@ -1506,6 +1708,7 @@ functab_free(struct functab *ft)
 	free(ft->f);
 	free(ft->syms);
 	free(ft->fdes);
+	free(ft->marks);
 	free(ft->secs);
 	free(ft->nameidx);
 	free(ft->nameof);

@@ -68,9 +68,20 @@ struct fsec {
 	const char	*name;
 };
 
+/* an AArch64 mapping symbol as BOLT keeps it (discoverFileObjects):
+ * code ($x) or data ($d) from addr on; sorted by address, one per
+ * address */
+struct fmark {
+	uint64_t	addr;
+	uint8_t		data;
+};
+
 struct functab {
 	struct bfunc	*f;		/* sorted by address, no overlaps */
 	size_t		 n;
+	uint16_t	 machine;	/* ELF e_machine */
+	struct fmark	*marks;		/* AArch64: the mapping symbols */
+	size_t		 nmarks;
 	struct fsym	*syms;		/* sorted by address */
 	size_t		 nsyms;
 	int		 has_relocs;	/* .rela.text present: BOLT's
@@ -115,6 +126,8 @@ const struct fde *functab_fde(const struct functab *, uint64_t a);
 /* the first secondary entry point of function i at or after a: index
  * into syms, or nsyms */
 size_t	 functab_entries_from(const struct functab *, uint64_t a);
+/* the first mapping symbol at or after a: index into marks, or nmarks */
+size_t	 functab_marks_from(const struct functab *, uint64_t a);
 /* fdata's escaping of a name (space and backslash get a backslash) */
 void	 functab_put_name(struct wbuf *, const char *name);
 
