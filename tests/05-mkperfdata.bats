@@ -75,15 +75,59 @@ check_samples() {	# FILE EVENTS [types] [perf script options...]
 	[ "$status" -eq 1 ]
 	[ "$output" = "mkperfdata: bad.events:2: bad branch flag in '10/20/X'" ]
 	[ ! -e bad.data ]
-	printf '# profpipe-events 1\nsample 1 1 5 mem-loads 10\n' > ev.events
+	printf '# profpipe-events 1\nsample 1 1 5 mem-stores 10\n' > ev.events
 	run mkperfdata -o ev.data ev.events
 	[ "$status" -eq 1 ]
-	[ "$output" = "mkperfdata: ev.events:2: unknown event 'mem-loads'" ]
+	[ "$output" = "mkperfdata: ev.events:2: unknown event 'mem-stores'" ]
 	printf 'sample 1 1 5 cycles 10\n' > nohdr.events
 	run mkperfdata nohdr.events
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"nohdr.events:1: not a profpipe-events 1 stream" ]]
+	[[ "$output" == *"nohdr.events:1: not a profpipe-events 1 or 2 stream" ]]
 }
+@test "mkperfdata: version 2 streams: data addresses (PERF_SAMPLE_ADDR) as perf script -F addr prints them; the mem-loads event" {
+	{
+		echo "# profpipe-events 2"
+		echo "comm 7 7 1000 1 app"
+		echo "mmap 7 7 1001 400000 2000 0 r-xp - /tmp/app"
+		echo "sample 7 7 2000 cycles 400100 0 400200/400100/P"
+		echo "sample 7 7 2001 mem-loads 400110 601040"
+		echo "sample 7 7 2002 mem-loads 400118 7ffc0000a008"
+	} > a.events
+	cat > want <<'EOF'
+7 cycles: 0 400100
+7 mem-loads: 601040 400110
+7 mem-loads: 7ffc0000a008 400118
+EOF
+	# (not -p -B: perf 6.1 reads no event names from a big-endian pipe)
+	for v in "" "-B" "-p" "-z"; do
+		# shellcheck disable=SC2086
+		mkperfdata $v -o a.data a.events
+		echo "variant '$v'"
+		g=
+		[[ "$v" == *-p* ]] && g=-G
+		# shellcheck disable=SC2086
+		perf script -i a.data $g -F pid,event,addr,ip |
+		    awk '{ print $1, $2, $3, $4 }' > got
+		same_file want got
+	done
+	# an event whose samples give '-' samples no address: perf refuses
+	# the field for it
+	echo "sample 7 7 2003 cpu-clock 400120 -" >> a.events
+	mkperfdata -o a.data a.events
+	run perf script -i a.data -F pid,event,addr,ip
+	[[ "$output" == *"'cpu-clock' event do not have ADDR attribute set"* ]]
+	# a bad address, a missing one
+	printf '# profpipe-events 2\nsample 1 1 5 cycles 10 zz\n' > bad.events
+	run mkperfdata -o bad.data bad.events
+	[ "$status" -eq 1 ]
+	[ "$output" = "mkperfdata: bad.events:2: bad data address 'zz'" ]
+	printf '# profpipe-events 2\nsample 1 1 5 cycles 10\n' > bad.events
+	run mkperfdata -o bad.data bad.events
+	[ "$status" -eq 1 ]
+	[ "$output" = "mkperfdata: bad.events:2: missing data address" ]
+	[ ! -e bad.data ]
+}
+
 
 @test "mkperfdata: little-endian file: samples, branch stacks, side-band" {
 	mkperfdata -o le.data < "$MD/basic.events"

@@ -231,6 +231,17 @@ S $(h 16) 3" ]
 		run preagg -L $r -b "$APP" hand.events
 		[ "$status" -eq 2 ]
 	done
+	# version 2, the same samples with data addresses (and '-'): the
+	# same entries in both forms
+	awk 'NR == 1 { print "# profpipe-events 2"; next }
+	    $1 == "sample" { a = NR % 2 ? "-" : "7ffc0000" NR; $6 = $6 " " a }
+	    { print }' hand.events > hand2.events
+	grep -q ' 7ffc0000' hand2.events
+	for f in --legacy ""; do
+		preagg $f -b "$APP" hand.events > v1.pa
+		preagg $f -b "$APP" hand2.events > v2.pa
+		same_file v1.pa v2.pa
+	done
 }
 
 @test "preagg: ends outside the binary: 0 (DataAggregator's EXTERNAL) in every form" {
@@ -414,6 +425,21 @@ f $(h 36) $(h 40) 1"
 	run preagg -b "$APP" bad4
 	[ "$status" -eq 1 ]
 	[ "$output" = "preagg: bad4:1: expected a 'profpipe-events' stream" ]
+	# versions: 1 and 2 only; version 2's data address after the ip
+	printf '# profpipe-events 3\nsample 7 7 - cycles:u 401000\n' > bad4b
+	run preagg -b "$APP" bad4b
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad4b:1: profpipe-events version '3': this preagg reads versions 1 and 2" ]
+	printf '# profpipe-events 2\nmmap 7 7 - 401000 1000 1000 r-xp - /bin/app\nsample 7 7 - cycles:u 401000 4x4 401000/401010/P\n' > bad4c
+	run preagg -b "$APP" bad4c
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad4c:3: bad data address '4x4'" ]
+	# a version 1 line (no address) read as version 2: its first branch
+	# is no address
+	printf '# profpipe-events 2\nmmap 7 7 - 401000 1000 1000 r-xp - /bin/app\nsample 7 7 - cycles:u 401000 401000/401010/P\n' > bad4d
+	run preagg -b "$APP" bad4d
+	[ "$status" -eq 1 ]
+	[ "$output" = "preagg: bad4d:3: bad data address '401000/401010/P'" ]
 	printf 'B 1 2 18446744073709551615 0\nB 1 2 1 0\n' > bad5
 	run preagg --merge bad5
 	[ "$status" -eq 1 ]

@@ -7,7 +7,11 @@
  * (header, attr table, data, feature table after the data) or pipe mode
  * (16-byte header, HEADER_ATTR and HEADER_FEATURE records), little- or
  * big-endian, optionally zstd-compressed.  The input is test-sized and is
- * held in memory; --repeat multiplies the samples on output only.
+ * held in memory; --repeat multiplies the samples on output only.  Both
+ * versions of the stream are read; in version 2, an event whose samples
+ * give a data address samples it (PERF_SAMPLE_ADDR, 0 for a '-'), as
+ * perf record -d records every event; "mem-loads" is Intel's
+ * load-latency event as perf mem names it (a raw event, 0x1cd).
  */
 #include <err.h>
 #include <getopt.h>
@@ -45,6 +49,7 @@
 #define S_IP		(1u << 0)
 #define S_TID		(1u << 1)
 #define S_TIME		(1u << 2)
+#define S_ADDR		(1u << 3)
 #define S_ID		(1u << 6)
 #define S_CPU		(1u << 7)
 #define S_PERIOD	(1u << 8)
@@ -78,7 +83,7 @@ struct rec {
 	uint32_t	 ev;		/* sample: attr index */
 	uint32_t	 prot, mflags;	/* mmap */
 	int64_t		 pid, tid, ppid, ptid;
-	uint64_t	 time, ip, start, len, pgoff, count;
+	uint64_t	 time, ip, addr, start, len, pgoff, count;
 	uint8_t		 bid[20];
 	uint8_t		 bidlen;
 	size_t		 br, nbr;	/* into the branch pool */
@@ -96,6 +101,7 @@ struct event {
 	uint64_t	 config;
 	int		 excl_user, excl_kernel, excl_hv, modifier;
 	int		 branches;	/* some sample carries a branch field */
+	int		 addrs;		/* some sample carries a data address */
 	uint64_t	 sample_type, flags;
 };
 
@@ -124,6 +130,7 @@ static size_t		 nevs;
 static uint64_t		 tmin = UINT64_MAX, tmax;
 static uint64_t		 clock_ns = 1000000000;	/* time of the last record */
 static int		 anybranch;
+static int		 version;	/* of the input stream: 1 or 2 */
 
 /* the output: raw bytes, or zstd chunks when compressing the data */
 static struct {
@@ -387,8 +394,10 @@ parse_input(const char *path)
 
 	if (lr_open(&lr, path) == -1)
 		err(1, "%s", path);
-	if (!lr_next(&lr) || strncmp(lr.buf, "# profpipe-events 1", 19) != 0)
-		lr_errx(&lr, "not a profpipe-events 1 stream");
+	if (!lr_next(&lr) || (strcmp(lr.buf, "# profpipe-events 1") != 0 &&
+	    strcmp(lr.buf, "# profpipe-events 2") != 0))
+		lr_errx(&lr, "not a profpipe-events 1 or 2 stream");
+	version = lr.buf[18] - '0';
 	while (lr_next(&lr)) {
 		if (strncmp(lr.buf, "# event=", 8) == 0) {
 			event_index(&lr, lr.buf + 8, strlen(lr.buf + 8));
@@ -585,6 +594,16 @@ parse_line(struct lineio *lr)
 		f = need(lr, &p, "ip");
 		if (strcmp(f, "-") != 0 && parse_hex64(f, &r->ip) == -1)
 			lr_errx(lr, "bad ip '%s'", f);
+		/* version 2: the data address; an event whose samples give
+		 * one samples it (PERF_SAMPLE_ADDR), 0 for those with '-' */
+		if (version == 2) {
+			f = need(lr, &p, "data address");
+			if (strcmp(f, "-") != 0) {
+				if (parse_hex64(f, &r->addr) == -1)
+					lr_errx(lr, "bad data address '%s'", f);
+				evs[r->ev].addrs = 1;
+			}
+		}
 		r->br = nbrs;
 		while ((f = field(&p)) != NULL) {
 			if (nbrs - r->br >= MAX_BRANCHES)
@@ -683,6 +702,9 @@ static const struct {
 	{ "page-faults", 1, 2 }, { "faults", 1, 2 },
 	{ "context-switches", 1, 3 }, { "cpu-migrations", 1, 4 },
 	{ "minor-faults", 1, 5 }, { "major-faults", 1, 6 },
+	/* Intel's load-latency event as perf mem records it
+	 * (cpu/mem-loads,ldlat=30/P: event 0xcd, umask 1, raw) */
+	{ "mem-loads", 4, 0x1cd },
 };
 
 /* the attr index of an event name, adding it on first sight */
@@ -759,7 +781,8 @@ finish_events(void)
 		common |= S_IDENTIFIER;
 	for (i = 0; i < nevs; i++) {
 		e = &evs[i];
-		e->sample_type = common | (e->branches ? S_BRANCH_STACK : 0);
+		e->sample_type = common | (e->branches ? S_BRANCH_STACK : 0) |
+		    (e->addrs ? S_ADDR : 0);
 		/* disabled, inherit, sample_id_all, mmap2-capable */
 		e->flags = 1ULL << 0 | 1ULL << 1 | 1ULL << 18;
 		if (i == 0)
@@ -964,6 +987,8 @@ emit_rec(const struct rec *r, uint64_t shift)
 		bb_u32(&b, (uint32_t)r->pid);
 		bb_u32(&b, (uint32_t)r->tid);
 		bb_u64(&b, r->time + shift);
+		if (e->sample_type & S_ADDR)
+			bb_u64(&b, r->addr);
 		if (e->sample_type & S_ID)
 			bb_u64(&b, FIRST_ID + r->ev);
 		if (e->sample_type & S_CPU) {

@@ -281,7 +281,7 @@ pd_header(struct pd *d)
 	struct wbuf *w = outw(d);
 	size_t i;
 
-	wb_puts(w, "# profpipe-events 1\n# source=");
+	wb_puts(w, "# profpipe-events 2\n# source=");
 	wb_text(w, (const uint8_t *)d->name, strlen(d->name));
 	wb_puts(w, d->swap ? "\n# byte-order=big\n" :
 	    "\n# byte-order=little\n");
@@ -707,7 +707,7 @@ sample(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 	const uint8_t *p = r + 8, *end = r + size, *br = NULL;
 	struct pd_attr *a;
 	struct wbuf *w = d->w;
-	uint64_t st, ip = 0, time = 0, nr = 0, k, v, f;
+	uint64_t st, ip = 0, time = 0, addr = 0, nr = 0, k, v, f;
 	int32_t pid = 0, tid = 0;
 	int swap = d->swap;
 	char *q;
@@ -746,8 +746,12 @@ sample(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 		d->cur_time = time;
 		p += 8;
 	}
-	p += 8 * (!!(st & S_ADDR) + !!(st & S_ID) + !!(st & S_STREAM_ID) +
-	    !!(st & S_CPU) + !!(st & S_PERIOD));
+	if (st & S_ADDR) {
+		addr = ld64(p, swap);
+		p += 8;
+	}
+	p += 8 * (!!(st & S_ID) + !!(st & S_STREAM_ID) + !!(st & S_CPU) +
+	    !!(st & S_PERIOD));
 	if (st & S_READ) {
 		uint64_t rf = a->read_format, per;
 
@@ -861,7 +865,7 @@ sample(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 	if (!(d->emit & PD_SAMPLE) || a->drop ||
 	    ((d->npids || d->comm) && !want_pid(d, !!(st & S_TID), pid)))
 		return 0;
-	wb_reserve(w, 96 + PD_NAMELEN);
+	wb_reserve(w, 116 + PD_NAMELEN);
 	q = w->buf + w->len;
 	memcpy(q, "sample ", 7);
 	q += 7;
@@ -884,6 +888,13 @@ sample(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 	*q++ = ' ';
 	if (st & S_IP)
 		q = put_hex(q, ip);
+	else
+		*q++ = '-';
+	/* the data address (version 2): only an event that samples it
+	 * has one, 0 included (perf script -F addr prints it so) */
+	*q++ = ' ';
+	if (st & S_ADDR)
+		q = put_hex(q, addr);
 	else
 		*q++ = '-';
 	w->len = (size_t)(q - w->buf);

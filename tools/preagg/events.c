@@ -729,6 +729,8 @@ sample_event(const char *ev, size_t evlen)
 	return lastevi;
 }
 
+int ev_version = 1;
+
 /* the head of a sample line; the rest becomes a job */
 static void
 on_sample(struct lineio *lr, char *p)
@@ -812,6 +814,7 @@ aggregate(const char *path)
 		new_recording();
 	if (lr_open(&lr, path) == -1)
 		prog_open_error(path);
+	ev_version = 1;		/* a stream without its header line */
 	for (;;) {
 		/* the jobs point into the block: they run before it moves */
 		if ((r = lr_next_buffered(&lr)) == -1) {
@@ -826,9 +829,21 @@ aggregate(const char *path)
 			continue;
 		}
 		run_jobs(&lr);
-		if (lr.lineno == 1 && strncmp(p, "# ", 2) == 0 &&
-		    strncmp(p, "# profpipe-events ", 18) != 0)
-			lr_errx(&lr, "expected a 'profpipe-events' stream");
+		if (lr.lineno == 1 && strncmp(p, "# ", 2) == 0) {
+			if (strncmp(p, "# profpipe-events ", 18) != 0)
+				lr_errx(&lr, "expected a 'profpipe-events' "
+				    "stream");
+			/* version 2 adds the data address to samples */
+			if (strcmp(p + 18, "1") == 0)
+				ev_version = 1;
+			else if (strcmp(p + 18, "2") == 0)
+				ev_version = 2;
+			else
+				lr_errx(&lr, "profpipe-events version '%s': "
+				    "this preagg reads versions 1 and 2",
+				    vis_str(q, sizeof(q), p + 18,
+				    strlen(p + 18)));
+		}
 		if (*p == '#' || *p == '\0')
 			continue;
 		if (strncmp(p, "mmap ", 5) == 0)

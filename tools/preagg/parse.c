@@ -77,6 +77,7 @@ static int
 parse_job(struct parser *ps, const struct job *j)
 {
 	char *p = j->rest, *tok = NULL;
+	const char *end;
 	size_t n = 0, len;
 	uint64_t ip;
 
@@ -95,6 +96,25 @@ parse_job(struct parser *ps, const struct job *j)
 	p += len;
 	if (*p == ' ')
 		p++;
+	/* version 2: the data address, '-' when the event samples none */
+	if (ev_version == 2) {
+		uint64_t addr;
+
+		len = strcspn(p, " ");
+		if (len == 1 && *p == '-')
+			;
+		else if (len == 0 || parse_hex64_field(p, &end, &addr) == -1 ||
+		    end != p + len) {
+			char q[80];
+
+			job_error(ps, j, "bad data address '%s'",
+			    vis_str(q, sizeof(q), p, len));
+			return -1;
+		}
+		p += len;
+		if (*p == ' ')
+			p++;
+	}
 	while (*p != '\0') {
 		const char *q = p, *s0;
 		uint64_t from, to;

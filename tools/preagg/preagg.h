@@ -107,6 +107,7 @@ void	 merge(const char *path);
 void	 write_entries(FILE *);
 
 /* events.c */
+extern int ev_version;		/* of the event stream: 1 or 2 */
 void	 aggregate(const char *path);
 void	 flush_all(void);
 extern char *seen_names[];

@@ -6,11 +6,18 @@
 # seconds.nanoseconds become nanoseconds, brstack entries keep from, to,
 # the M/P/- flag and the branch type (perf 6.1 prints in_tx, abort and
 # cycles too; perfdecode does not).  --noflags drops the flag and type
-# (perf 6.1 loses branch flags for big-endian pipe files).
+# (perf 6.1 loses branch flags for big-endian pipe files).  The stream is
+# version 2: a sample's data address follows its ip, '-' unless --addr
+# says perf script was given -F ...,addr (which it prints before ip).
 use strict;
 use warnings;
 
-my $noflags = @ARGV && $ARGV[0] eq '--noflags' ? shift : 0;
+my ($noflags, $addr) = (0, 0);
+while (@ARGV && $ARGV[0] =~ /^--(noflags|addr)$/) {
+	$noflags = 1 if $ARGV[0] eq '--noflags';
+	$addr = 1 if $ARGV[0] eq '--addr';
+	shift;
+}
 
 sub ns { my $v = $_[0] . $_[1]; $v =~ s/^0+(?=\d)//; return $v; }
 sub hx { my $v = $_[0]; $v =~ s/^0x//; return $v; }
@@ -34,9 +41,13 @@ while (my $l = <STDIN>) {
 		}
 		next;
 	}
-	if ($l =~ /^\s*(-?\d+)\/(-?\d+)\s+(\d+)\.(\d+):\s+(\S+):\s+([0-9a-f]+)\s*(.*)$/) {
-		my $out = "sample $1 $2 " . ns($3, $4) . " $5 $6";
-		for my $b (split ' ', $7) {
+	my $re = $addr ?
+	    qr/^\s*(-?\d+)\/(-?\d+)\s+(\d+)\.(\d+):\s+(\S+):\s+([0-9a-f]+)\s+([0-9a-f]+)\s*(.*)$/ :
+	    qr/^\s*(-?\d+)\/(-?\d+)\s+(\d+)\.(\d+):\s+(\S+):\s+()([0-9a-f]+)\s*(.*)$/;
+	if ($l =~ $re) {
+		my $out = "sample $1 $2 " . ns($3, $4) . " $5 $7 " .
+		    ($addr ? $6 : '-');
+		for my $b (split ' ', $8) {
 			my @f = split /\//, $b, -1;
 			my $e = hx($f[0]) . '/' . hx($f[1]);
 			if (!$noflags) {
