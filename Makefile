@@ -31,9 +31,19 @@ LDLIBS_prfraw2idx = -lz
 LDLIBS_bbmap      = -lelf
 LDLIBS_batmap     = -lelf -lz
 LDLIBS_fdatawrite = -lelf -lz -lcapstone
-LDLIBS_yamlwrite  = -lyaml -lcapstone -lelf -lz
+LDLIBS_yamlwrite  = -lyaml -lcapstone -lelf -lz $(LLVM_LIBS) -lstdc++
 LDLIBS_profpipe-perf2bolt = -lelf -lz -pthread
 LDLIBS  ?=
+
+# LLVM 19's MC layer, for yamlwrite's hashes only: libbolt/mcx86.cc, the
+# one C++ file, behind a C header (libbolt/mcx86.h), linked with
+# Debian's libLLVM-19 (llvm-19-dev); nothing else includes LLVM
+LLVM_CONFIG ?= llvm-config-19
+LLVM_CXXFLAGS := $(patsubst -I%,-isystem %,$(shell $(LLVM_CONFIG) --cxxflags))
+LLVM_LIBS := $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs)
+CXXWARN = -Wall -Wextra -Werror -Wshadow
+# a tool's C++ objects (the bridge)
+CXXOBJ_yamlwrite = $(BUILD)/obj/libbolt/mcx86.o
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	    -fno-sanitize-recover=all
@@ -83,10 +93,16 @@ $(BUILD)/libbolt.a: $(BOLTSRC:%.c=$(BUILD)/obj/%.o)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/bin/%: $$(call toolobj,$$*) $(LIBS)
+$(BUILD)/bin/%: $$(call toolobj,$$*) $$(CXXOBJ_$$*) $(LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBS) \
 		$(LDLIBS_$*) $(LDLIBS)
+
+# the C++ bridge: the C build's options but the C-only ones
+$(BUILD)/obj/%.o: %.cc $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LLVM_CXXFLAGS) $(INCLUDES) $(filter-out -std=% $(WARN),$(CFLAGS)) \
+		$(CXXWARN) -c -o $@ $<
 
 # The test suite runs against a sanitized build so that memory errors in
 # any parser fail the tests instead of passing by luck.

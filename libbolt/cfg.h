@@ -62,6 +62,18 @@ struct cfg_site {
 	uint32_t	off;		/* from the function's start */
 	uint8_t		kind;		/* CFG_SITE_* */
 	uint8_t		tail;
+	uint8_t		table;		/* IJMP: through a jump table (its
+					 * targets are the block's taken
+					 * successors); not tail and not
+					 * table: unknown control flow, whose
+					 * successors BOLT adds after the
+					 * fall-throughs */
+};
+
+/* a jump table a function dispatches through: its address and the
+ * bytes of its entries (BOLT's JumpTable; cfgdis.c only) */
+struct cfg_jt {
+	uint64_t	addr, size;
 };
 
 struct cfg {
@@ -84,6 +96,8 @@ struct cfg {
 					 * last instruction that is no NOP
 					 * (cfgdis.c only; cfg_source_kept) */
 	size_t		 nsrcs;
+	struct cfg_jt	*jts;		/* by address (cfgdis.c only) */
+	size_t		 njts;
 };
 
 /* the block holding offset off, or -1 (binary search) */
@@ -148,6 +162,26 @@ uint32_t cfgdis_entry_id(struct cfgdis *, size_t i, uint64_t off);
 /* does the instruction at address a decode as a return */
 int	 cfgdis_is_return(struct cfgdis *, uint64_t a);
 const struct cfgdis_stats *cfgdis_stats(const struct cfgdis *);
+/* the bytes of the binary at address a and how many follow in its
+ * section (*avail), or NULL if a is in no section with contents */
+const uint8_t *cfgdis_bytes(struct cfgdis *, uint64_t a, uint64_t *avail);
+/* a static relocation of a relocation-mode binary as BOLT reads it
+ * (RewriteInstance::readRelocations: dynamic-relocated places, TLS and
+ * undefined symbols left out) */
+struct cfg_reloc {
+	uint64_t	off;		/* where */
+	uint64_t	target;		/* S + A */
+	uint64_t	s;		/* the symbol's value (0: none) */
+	int64_t		a;		/* the addend */
+	uint32_t	type;
+	uint8_t		pcrel, fromcode;
+	uint8_t		secsym;		/* against a section symbol */
+	uint8_t		global;		/* against a global or weak one */
+};
+/* the relocation at address off, or the first in [lo, hi); NULL if none */
+const struct cfg_reloc *cfgdis_reloc_at(const struct cfgdis *, uint64_t off);
+const struct cfg_reloc *cfgdis_reloc_in(const struct cfgdis *, uint64_t lo,
+	    uint64_t hi);
 void	 cfgdis_close(struct cfgdis *);
 
 #endif

@@ -29,6 +29,8 @@ struct insn {
 	uint8_t		kind;
 	uint8_t		tail;		/* a (conditional) tail call */
 	uint8_t		nopped;		/* jump past end, made a NOP */
+	uint8_t		table;		/* an indirect jump through a table
+					 * that keeps its edges */
 	uint64_t	target;		/* direct branches and calls */
 	/* what the jump-table patterns need */
 	uint16_t	id;		/* X86_INS_* */
@@ -47,12 +49,8 @@ struct insn {
 	int64_t		mdisp;
 };
 
-struct reloc {
-	uint64_t	off;		/* where */
-	uint64_t	target;		/* S + A */
-	uint32_t	type;
-	uint8_t		pcrel, fromcode;
-};
+/* a static relocation: struct cfg_reloc (cfg.h) */
+#define reloc cfg_reloc
 
 struct cfgdis {
 	const struct functab *ft;
@@ -288,6 +286,7 @@ read_relocs(struct cfgdis *d)
 			uint64_t s = 0;
 			uint32_t t;
 			size_t si;
+			uint8_t secsym = 0, global = 0;
 
 			if (gelf_getrela(rd, (int)k, &ra) == NULL)
 				break;
@@ -301,11 +300,14 @@ read_relocs(struct cfgdis *d)
 				if (sy.st_shndx == SHN_UNDEF)
 					continue;
 				s = sy.st_value;
+				secsym = GELF_ST_TYPE(sy.st_info) == STT_SECTION;
+				global = GELF_ST_BIND(sy.st_info) != STB_LOCAL;
 			}
 			xgrow(&d->rel, &cap, d->nrel + 1, sizeof(*d->rel));
 			d->rel[d->nrel++] = (struct reloc){ ra.r_offset,
-			    s + (uint64_t)ra.r_addend, t,
-			    (uint8_t)x86_pcrel(t), (uint8_t)fromcode };
+			    s + (uint64_t)ra.r_addend, s, ra.r_addend, t,
+			    (uint8_t)x86_pcrel(t), (uint8_t)fromcode, secsym,
+			    global };
 		}
 	}
 	free(dyn);
@@ -513,6 +515,26 @@ cfgdis_close(struct cfgdis *d)
 	free(d);
 }
 
+const uint8_t *
+cfgdis_bytes(struct cfgdis *d, uint64_t a, uint64_t *avail)
+{
+	return sec_bytes(d, a, avail);
+}
+
+const struct cfg_reloc *
+cfgdis_reloc_at(const struct cfgdis *d, uint64_t off)
+{
+	return reloc_at(d, off);
+}
+
+const struct cfg_reloc *
+cfgdis_reloc_in(const struct cfgdis *d, uint64_t lo, uint64_t hi)
+{
+	size_t i = reloc_from(d, lo);
+
+	return i < d->nrel && d->rel[i].off < hi ? &d->rel[i] : NULL;
+}
+
 const struct cfgdis_stats *
 cfgdis_stats(const struct cfgdis *d)
 {
@@ -606,6 +628,9 @@ struct fbuild {
 	uint64_t	*jts, *reftg;
 	size_t		 njts, capjts, nreftg, capreftg;
 	long		 scanlo;
+	/* the tables analyze_table accepted, with their sizes */
+	struct cfg_jt	*jtv;
+	size_t		 njtv, capjtv;
 };
 
 static long
@@ -1113,8 +1138,12 @@ analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
 		    v - f->addr < f->size && insn_at(b, v - f->addr) >= 0))
 			b->cut++;
 	}
-	if (real >= 2 || (real == 1 && unreach >= 1))
+	if (real >= 2 || (real == 1 && unreach >= 1)) {
+		xgrow(&b->jtv, &b->capjtv, b->njtv + 1, sizeof(*b->jtv));
+		b->jtv[b->njtv].addr = t;
+		b->jtv[b->njtv++].size = ea - t;
 		return 1;
+	}
 	*nout = start;
 	return 0;
 }
@@ -1671,6 +1700,7 @@ scan_branches(struct cfgdis *d)
 }
 
 static void keep_sites(struct cfg *, const struct fbuild *);
+static void keep_tables(struct cfg *, struct fbuild *);
 static void keep_sources(struct cfg *, const struct fbuild *);
 
 /* the block starting at offset off, or -1 */
@@ -1986,15 +2016,19 @@ build(struct cfgdis *d, size_t fi)
 			long ji = (long)(b.jts[e] / 2);
 			int pic = (int)(b.jts[e] & 1);
 
-			if (jt_local_ok(&b, g, ji))
+			if (jt_local_ok(&b, g, ji)) {
+				b.in[ji].table = 1;
 				continue;
+			}
 			if (!reloc || !pic) {
 				b.nonsimple = 1;
 				g->why = "a jump table's pattern outside its block";
 				continue;
 			}
-			if (nij == 1 && b.ntables == 1)
+			if (nij == 1 && b.ntables == 1) {
+				b.in[ji].table = 1;
 				continue;
+			}
 			push64(&bad, &nbad, &capbad, b.in[ji].off);
 		}
 		for (e = 0; e < b.nedges; e += 2) {
@@ -2103,6 +2137,7 @@ build(struct cfgdis *d, size_t fi)
 	}
 	g->simple = !b.nonsimple;
 	d->stats.jtcut += b.cut;
+	keep_tables(g, &b);
 out:
 	if (!g->ignored) {
 		keep_sites(g, &b);
@@ -2132,7 +2167,34 @@ out:
 	free(b.frag);
 	free(b.jts);
 	free(b.reftg);
+	free(b.jtv);
 	return g;
+}
+
+static int
+jtcmp(const void *a, const void *b)
+{
+	const struct cfg_jt *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* the tables, by address, each once */
+static void
+keep_tables(struct cfg *g, struct fbuild *b)
+{
+	size_t i, n = 0;
+
+	if (b->njtv == 0)
+		return;
+	qsort(b->jtv, b->njtv, sizeof(*b->jtv), jtcmp);
+	for (i = 0; i < b->njtv; i++)
+		if (n == 0 || b->jtv[n - 1].addr != b->jtv[i].addr)
+			b->jtv[n++] = b->jtv[i];
+	g->jts = b->jtv;
+	g->njts = n;
+	b->jtv = NULL;
+	b->njtv = b->capjtv = 0;
 }
 
 /* the branches, calls and returns of a built graph (cfg.h: cfg_site) */
@@ -2166,6 +2228,7 @@ keep_sites(struct cfg *g, const struct fbuild *b)
 		s->kind = kinds[in->kind];
 		s->off = in->off;
 		s->tail = in->tail;
+		s->table = in->table;
 		s->target = in->target;
 		g->nsites++;
 	}
@@ -2424,9 +2487,11 @@ cfg_free(struct cfg *g)
 	free(g->succs);
 	free(g->sites);
 	free(g->srcs);
+	free(g->jts);
 	g->blocks = NULL;
 	g->succs = NULL;
 	g->sites = NULL;
 	g->srcs = NULL;
-	g->nblocks = g->nsuccs = g->nsites = g->nsrcs = 0;
+	g->jts = NULL;
+	g->nblocks = g->nsuccs = g->nsites = g->nsrcs = g->njts = 0;
 }

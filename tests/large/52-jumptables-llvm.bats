@@ -15,6 +15,7 @@ load ../common
 bats_require_minimum_version 1.5.0
 
 LARGE="$TOP/build/large"
+# hashes: not yet compared on the large programs (--no-hashes)
 CMP="$TOP/tests/data/yamlwrite/yamlcmp.py"
 
 setup_file() {
@@ -55,7 +56,7 @@ setup() {
 @test "yamlwrite, LLVM program: the blocks of functions with such tables are perf2bolt-19's" {
 	"$LLVM_BIN/perf2bolt" -p perf.data --profile-format=yaml -o want.yaml llvm > p2b.log 2>&1
 	yamlwrite -o current.yaml llvm pa
-	run python3 "$CMP" want.yaml current.yaml
+	run python3 "$CMP" --no-hashes want.yaml current.yaml
 	echo "$output" >&2
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | sed -n 's/^[0-9]* functions, \([0-9]*\) blocks.*/\1/p')" -ge 30000 ]

@@ -25,7 +25,7 @@
  * entries) are converted as perf2bolt converts them, from their graph in
  * the BOLTed binary (libbolt/cfgdis.c, graph.c; batmap keeps their
  * offsets): blocks, counts, calls and entry ids as perf2bolt writes
- * them, hashes 0 (LLVM's, over its opcode numbers); fall-throughs in
+ * them, hashes from LLVM 19.s MC layer (hash.c); fall-throughs in
  * them count nowhere, as in perf2bolt-19, which sends every trace to BAT.
  *
  * Basic samples (S entries, perf2bolt -nl): perf2bolt-19 writes no
@@ -101,6 +101,11 @@ struct bctx {
 	struct ywg_call	*gcs;
 	size_t		 capgcs;
 	struct ywg_buf	 gbuf;
+	struct ywh	*h;		/* their hashes (LLVM's MC layer,
+					 * started when first needed) */
+	int		 stdhash;
+	uint64_t	*bh;
+	size_t		 capbh;
 	/* counts for -v */
 	uint64_t	 nent, nbranch, ntrace, nsample, nunknown, nnomap;
 	uint64_t	 nnoblock, nmismatch;
@@ -702,12 +707,23 @@ put_graph(struct bctx *c, struct yw *y, uint32_t p, const struct rec *r,
 		k->mis = x->mis;
 	}
 	yf->hash = 0;
+	if (g != NULL) {
+		char err[512];
+
+		if (c->h == NULL && (c->h = ywh_open(&c->b.bin, dis(c),
+		    c->stdhash, err, sizeof(err))) == NULL) {
+			fprintf(stderr, "%s: %s\n", progname, err);
+			exit(1);
+		}
+		xgrow(&c->bh, &c->capbh, g->nblocks, sizeof(*c->bh));
+		yf->hash = ywh_func(c->h, p, g, c->bh);
+	}
 	yf->nblocks = g ? (uint32_t)g->nblocks : 0;
 	yf->exec = pr->exec;
 	ce.arg = c;
 	ce.direct = bat_direct;
 	ce.indirect = bat_indirect;
-	ywg_convert(g, pr, c->gcs, nc, &ce, &c->gbuf, yf);
+	ywg_convert(g, pr, c->gcs, nc, &ce, g ? c->bh : NULL, &c->gbuf, yf);
 	yw_func_out(y, yf);
 	ywg_prof_free(pr);
 }
@@ -901,7 +917,7 @@ write_yaml(struct bctx *c, const char *outpath, const char *bolted)
 	/* perf2bolt keeps the events' names of basic samples only */
 	h.events = h.sample && c->events ? c->events : "";
 	h.dfs_order = 0;
-	h.hash_func = "xxh3";
+	h.hash_func = c->stdhash ? "std-hash" : "xxh3";
 	y = yw_start(&out, outpath, &h);
 	memset(&fb, 0, sizeof(fb));
 	/* functions without tables first, then those with, each by address
@@ -960,7 +976,7 @@ build_rev(struct bctx *c)
 
 void
 yw_bat(const char *outpath, const char *bolted, const char *input, const char *prof,
-    int verbose)
+    int stdhash, int verbose)
 {
 	struct bctx c;
 	struct pa_entry e;
@@ -968,6 +984,7 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	size_t i;
 
 	memset(&c, 0, sizeof(c));
+	c.stdhash = stdhash;
 	if (batbin_open(&c.b, bolted, err, sizeof(err)) == -1 ||
 	    boltbin_load(&c.b.bin, 0, err, sizeof(err)) == -1 ||
 	    boltbin_open(&c.inb, input, 0, err, sizeof(err)) == -1) {
@@ -1017,6 +1034,8 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	free(c.kids);
 	free(c.kidx);
 	free(c.exec);
+	ywh_close(c.h);
+	free(c.bh);
 	if (c.cd != NULL)
 		cfgdis_close(c.cd);
 	batmatch_free(&c.m);

@@ -154,7 +154,7 @@ sortcallcmp(const void *a, const void *b)
 void
 ywg_convert(const struct cfg *g, const struct ywg_prof *p,
     const struct ywg_call *cs, size_t ncs, const struct ywg_callees *ce,
-    struct ywg_buf *bu, struct yw_func *yf)
+    const uint64_t *bhash, struct ywg_buf *bu, struct yw_func *yf)
 {
 	size_t i, k, s, ci = 0;
 	uint32_t bi;
@@ -183,7 +183,7 @@ ywg_convert(const struct cfg *g, const struct ywg_prof *p,
 		memset(yb, 0, sizeof(*yb));
 		yb->bid = bi;
 		yb->insns = b->ninsns;
-		yb->hash = 0;
+		yb->hash = bhash ? bhash[bi] : 0;
 		yb->exec = p->bexec[bi];
 		/* the call sites: calls, tail calls and indirect jumps */
 		while (s < g->nsites && g->sites[s].off < b->start)

@@ -2,8 +2,8 @@
 /*
  * yamlwrite: a pre-aggregated profile (llvm-bolt --pa) and the binary it
  * was collected on, to the YAML profile perf2bolt-19 --profile-format=yaml
- * writes for the same samples, but for the hashes (0: BOLT computes them
- * over LLVM's internal opcode numbers).
+ * writes for the same samples, hashes included (hash.c, from LLVM 19's MC
+ * layer through libbolt/mcx86.cc, made only for the functions written).
  *
  * perf2bolt-19 in this mode (DataAggregator with the CFG built, then
  * YAMLProfileWriter::convert before any pass): doBranch records a taken
@@ -32,17 +32,20 @@
 static void
 usage(void)
 {
-	printf("usage: %s [-v] [--literal] [-o out.yaml] [--bat bolted] binary "
-	    "[preagg]\n"
+	printf("usage: %s [-v] [--literal] [--hash-func=f] [-o out.yaml] "
+	    "[--bat bolted] binary\n"
+	    "       [preagg]\n"
 	    "Write the YAML profile perf2bolt-19 --profile-format=yaml writes "
-	    "for a\npre-aggregated profile of binary (hashes 0: llvm-bolt "
-	    "needs --profile-ignore-hash).\n"
+	    "for a\npre-aggregated profile of binary, BOLT's function and "
+	    "block hashes included\n(made by LLVM 19's MC layer).\n"
 	    "  -b, --bat=BOLTED   the profile was collected on BOLTED, a binary "
 	    "llvm-bolt\n"
 	    "                     --enable-bat made of binary, and translated by "
 	    "batmap:\n"
 	    "                     write what perf2bolt-19 writes on BOLTED, "
 	    "hashes from BAT\n"
+	    "      --hash-func=F  xxh3 (the default, as perf2bolt-19) or "
+	    "std-hash\n"
 	    "      --literal      drop a branch from an instruction that is no "
 	    "branch as\n"
 	    "                     perf2bolt --pa does (by default, batmap's pairs "
@@ -71,6 +74,8 @@ struct ctx {
 	int		 *sampled;	/* -nl: per function */
 	struct calltab	 calls;
 	uint64_t	 nmismatch;	/* branches not on the graph */
+	struct ywh	*h;		/* hashes, once a function has them */
+	int		 stdhash;	/* --hash-func=std-hash */
 };
 
 /* ------------------------------------------------------------------ */
@@ -295,6 +300,26 @@ yw_finish(struct yw *w, struct output *out)
 	out_commit(out);
 }
 
+/* the hashes of function i on its graph g (bh: its blocks'), LLVM's
+ * MC layer started on the first */
+static uint64_t
+hashes(struct ctx *c, size_t i, const struct cfg *g, uint64_t **bh,
+    size_t *capbh)
+{
+	char err[512];
+
+	if (g == NULL)
+		return 0;
+	if (c->h == NULL &&
+	    (c->h = ywh_open(&c->bin, c->cd, c->stdhash, err,
+	    sizeof(err))) == NULL) {
+		fprintf(stderr, "%s: %s\n", progname, err);
+		exit(1);
+	}
+	xgrow(bh, capbh, g->nblocks, sizeof(**bh));
+	return ywh_func(c->h, i, g, *bh);
+}
+
 static void
 write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 {
@@ -304,8 +329,9 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 	struct ywg_call *cs;
 	struct ywg_buf bu;
 	struct ywg_callees ce;
-	size_t i, n = 0, ci = 0;
+	size_t i, n = 0, ci = 0, capbh = 0;
 	int lbr = c->w.lbr || c->w.nsamples == 0;
+	uint64_t *bh = NULL;
 	char *evs = NULL;
 	size_t evlen = 0;
 
@@ -317,7 +343,7 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 	h.binary_name = binpath;
 	h.build_id = c->bin.bid[0] ? c->bin.bid : "<unknown>";
 	h.dfs_order = 0;
-	h.hash_func = "xxh3";
+	h.hash_func = c->stdhash ? "std-hash" : "xxh3";
 	/* profile-flags: those of the functions with a profile and
 	 * blocks; none if there is no such function */
 	h.sample = -1;
@@ -362,7 +388,7 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 		memset(&f, 0, sizeof(f));
 		f.name = c->bin.ft.f[i].name;
 		f.fid = c->bin.ft.f[i].num;
-		f.hash = 0;
+		f.hash = hashes(c, i, g, &bh, &capbh);
 		f.nblocks = g ? (uint32_t)g->nblocks : 0;
 		while (ci < n && cs[ci].ff < i)
 			ci++;
@@ -371,13 +397,15 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 			ci++;
 		if (lbr) {
 			f.exec = c->fp[i]->exec;
-			ywg_convert(g, c->fp[i], cs + c0, ci - c0, &ce, &bu, &f);
+			ywg_convert(g, c->fp[i], cs + c0, ci - c0, &ce,
+			    g ? bh : NULL, &bu, &f);
 		}
 		yw_func_out(w, &f);
 	}
 	yw_finish(w, &out);
 	free(cs);
 	free(evs);
+	free(bh);
 	ywg_buf_free(&bu);
 }
 
@@ -388,6 +416,7 @@ struct opts {
 	const char	*bin;
 	const char	*in;
 	const char	*bat;		/* --bat: the BOLTed binary */
+	int		 stdhash;	/* --hash-func=std-hash */
 	int		 verbose;
 	int		 literal;	/* --literal */
 };
@@ -405,6 +434,7 @@ run_graph(const struct opts *o)
 	const struct cfgdis_stats *st;
 
 	memset(&c, 0, sizeof(c));
+	c.stdhash = o->stdhash;
 	if (boltbin_open(&c.bin, o->bin, 0, err, sizeof(err)) == -1 ||
 	    (c.cd = cfgdis_open(&c.bin.eo, &c.bin.ft, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "%s: %s\n", progname, err);
@@ -437,6 +467,10 @@ run_graph(const struct opts *o)
 		fprintf(stderr, "%s: %llu functions with instructions Capstone "
 		    "cannot decode: no blocks for them\n", progname,
 		    (unsigned long long)st->undecodable);
+	if (c.h != NULL && ywh_undecoded(c.h) > 0)
+		fprintf(stderr, "%s: %llu instructions LLVM cannot decode: "
+		    "hashes of their blocks end before them\n", progname,
+		    (unsigned long long)ywh_undecoded(c.h));
 	if (o->verbose)
 		fprintf(stderr, "%s: %llu entries, %llu branches (%llu from "
 		    "returns, dropped; %llu not on the graph), %llu traces: "
@@ -459,6 +493,7 @@ run_graph(const struct opts *o)
 	free(c.fp);
 	free(c.sampled);
 	free(c.calls.v);
+	ywh_close(c.h);
 	pawalk_free(&c.w);
 	cfgdis_close(c.cd);
 	boltbin_close(&c.bin);
@@ -473,6 +508,7 @@ main(int argc, char **argv)
 		{ "output",	required_argument, NULL, 'o' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		{ "literal",	no_argument,	   NULL, 'L' },
+		{ "hash-func",	required_argument, NULL, 'H' },
 		PROG_OPTIONS_END
 	};
 	struct opts o;
@@ -495,6 +531,13 @@ main(int argc, char **argv)
 		case 'L':
 			o.literal = 1;
 			break;
+		case 'H':
+			if (strcmp(optarg, "std-hash") == 0)
+				o.stdhash = 1;
+			else if (strcmp(optarg, "xxh3") != 0)
+				prog_usage_error("--hash-func: \"%s\": expected "
+				    "xxh3 or std-hash", optarg);
+			break;
 		}
 	}
 	argc -= optind;
@@ -508,7 +551,7 @@ main(int argc, char **argv)
 		    "not with --bat");
 	if (o.bat != NULL) {
 		/* bat.c: hashes and blocks from the BOLTed binary's tables */
-		yw_bat(o.outpath, o.bat, o.bin, o.in, o.verbose);
+		yw_bat(o.outpath, o.bat, o.bin, o.in, o.stdhash, o.verbose);
 		return 0;
 	}
 	return run_graph(&o);

@@ -6,7 +6,9 @@
  *
  * Files (the map of the tool):
  *   main.c   options, input, the functions' profiles from the control-flow
- *            graph of libbolt/cfgdis.c (any binary; hashes 0)
+ *            graph of libbolt/cfgdis.c (any binary)
+ *   hash.c   BOLT's function and block hashes of a function on that
+ *            graph, from LLVM 19's MC layer (libbolt/mcx86.h)
  *   graph.c  a function's profile on its cfgdis graph and its blocks as
  *            YAMLProfileWriter::convert writes them: main.c's functions
  *            and bat.c's functions without tables
@@ -170,16 +172,33 @@ void	 ywg_entry(const struct cfg *g, struct ywg_prof *, uint64_t size,
 	    uint64_t to, uint64_t count);
 /* YAMLProfileWriter::convert (19) of an LBR profile: yf's blocks (into
  * bu) from the graph g (NULL: none), the profile and the calls of the
- * function, ncs of them sorted by offset */
+ * function, ncs of them sorted by offset; bhash: the blocks' hashes
+ * (NULL: 0) */
 void	 ywg_convert(const struct cfg *g, const struct ywg_prof *,
 	    const struct ywg_call *cs, size_t ncs, const struct ywg_callees *,
-	    struct ywg_buf *bu, struct yw_func *yf);
+	    const uint64_t *bhash, struct ywg_buf *bu, struct yw_func *yf);
 void	 ywg_buf_free(struct ywg_buf *);
+
+/* hash.c: the function and block hashes perf2bolt-19 writes, from
+ * LLVM's MC layer (libbolt/mcx86.h); stdhash: std::hash instead of
+ * xxh3 (hash-func: std-hash).  ywh_open starts LLVM's x86-64 target
+ * (NULL with the message in err); ywh_func hashes function fi of bin's
+ * table on its graph g (cfgdis's): the function's hash, and each
+ * block's into bhash[g->nblocks]; 0 for no graph */
+struct boltbin;
+struct ywh;
+struct ywh *ywh_open(struct boltbin *, struct cfgdis *, int stdhash,
+	    char *err, size_t errlen);
+uint64_t ywh_func(struct ywh *, size_t fi, const struct cfg *g,
+	    uint64_t *bhash);
+/* instructions LLVM could not decode in the blocks hashed */
+uint64_t ywh_undecoded(const struct ywh *);
+void	 ywh_close(struct ywh *);
 
 /* bat.c: yamlwrite --bat BOLTED INPUT, the profile prof (NULL or "-":
  * stdin) that batmap translated, written to outpath (NULL: stdout);
  * dies with the message on failure (exit 1, no output file) */
 void	 yw_bat(const char *outpath, const char *bolted, const char *input,
-	    const char *prof, int verbose);
+	    const char *prof, int stdhash, int verbose);
 
 #endif

@@ -1,0 +1,655 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * hash.c: the function and block hashes perf2bolt-19 writes into YAML
+ * (YAMLProfileWriter::convert: BinaryFunction::computeHash in layout
+ * order without operands, computeBlockHashes with them), for the
+ * functions yamlwrite writes, one at a time when they are written.
+ *
+ * The strings come from LLVM 19's MC layer (libbolt/mcx86.cc); what
+ * BOLT's disassembly knows of the rest of the binary is answered here,
+ * as perf2bolt-19 answers it (bolt/lib/Core/BinaryContext.cpp:
+ * handleAddressRef, getBinaryDataContainingAddress; bolt/lib/Target/
+ * X86/X86MCSymbolizer.cpp; bolt/lib/Rewrite/RewriteInstance.cpp:
+ * discoverFileObjects, handleRelocation): an operand that names an
+ * address becomes a symbol and an addend, and the hash takes the
+ * symbol's value unless it is a function's or inside a jump table.
+ * The symbols are BOLT's BinaryData: every symbol of the symbol table
+ * in memory, an object holding the addresses inside it, nested as
+ * BinaryContext::updateObjectNesting nests them.
+ *
+ * The block hash blends (StaleProfileMatching.cpp, BlendedBlockHash):
+ * the block's offset, its loose opcode hash, its instruction hash and
+ * the opcode hashes of its predecessors and successors, in the order
+ * BOLT adds the edges (buildCFG: taken branches sorted by source and
+ * target, then the fall-throughs).
+ */
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "boltbin.h"
+#include "cfg.h"
+#include "mcx86.h"
+#include "yamlwrite.h"
+
+/* a BinaryData of a data section (or an absolute symbol) */
+struct bd {
+	uint64_t	addr, size;
+	long		parent;		/* index of the root holding it, -1 */
+	int		sec;		/* index into ft->secs, -1: absolute */
+};
+
+struct ywh {
+	struct boltbin	*bin;
+	struct cfgdis	*cd;
+	struct mcx86	*mc;
+	int		 stdhash;
+	struct bd	*bd;		/* by address, one per address */
+	size_t		 nbd;
+	int		 bdread;
+	/* the function being hashed */
+	size_t		 fi;
+	const struct bfunc *f;
+	const struct cfg *g;
+	struct cfg_jt	*jt;		/* its tables and its fragments' */
+	size_t		 njt, capjt;
+	/* per block */
+	struct mcx86_block *bh;
+	size_t		 capbh;
+	uint32_t	*order, *cnt;	/* successors in BOLT's order */
+	size_t		 caporder, capcnt;
+	uint64_t	*ph;		/* per block: predecessors' hash */
+	size_t		 capph;
+	uint64_t	 undecoded;	/* instructions LLVM could not decode */
+};
+
+/* ------------------------------------------------------------------ */
+/* BinaryData */
+
+static int
+bd_contains(const struct bd *d, uint64_t a)
+{
+	return (d->addr <= a && a < d->addr + d->size) ||
+	    (d->addr == a && d->size == 0);
+}
+
+/* the symbols BOLT registers as BinaryData outside code
+ * (discoverFileObjects: every symbol in memory but files, address 0
+ * and the hot-text markers), the first registered at an address giving
+ * the size: functions first, section symbols last, else symbol order */
+struct rs {
+	uint64_t	addr, size;
+	size_t		idx;
+	int		rank, sec;
+};
+
+static int
+rscmp(const void *a, const void *b)
+{
+	const struct rs *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void
+bd_read(struct ywh *h)
+{
+	Elf *elf = h->bin->eo.elf;
+	const struct functab *ft = &h->bin->ft;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	struct rs *v = NULL;
+	size_t n = 0, cap = 0, i, k, m;
+
+	h->bdread = 1;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		Elf_Data *data;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_SYMTAB ||
+		    sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		m = sh.sh_size / sh.sh_entsize;
+		for (k = 1; k < m; k++) {
+			GElf_Sym sy;
+			GElf_Shdr ss;
+			Elf_Scn *sc;
+			const struct fsec *fs;
+			const char *nm;
+			int type;
+
+			if (gelf_getsym(data, (int)k, &sy) == NULL)
+				break;
+			type = GELF_ST_TYPE(sy.st_info);
+			if (type == STT_FILE || sy.st_value == 0 ||
+			    sy.st_shndx == SHN_UNDEF)
+				continue;
+			nm = elf_strptr(elf, sh.sh_link, sy.st_name);
+			if (nm != NULL && (strcmp(nm, "__hot_start") == 0 ||
+			    strcmp(nm, "__hot_end") == 0))
+				continue;
+			if (sy.st_shndx == SHN_ABS)
+				fs = NULL;
+			else {
+				if (sy.st_shndx >= SHN_LORESERVE ||
+				    (sc = elf_getscn(elf, sy.st_shndx)) == NULL ||
+				    gelf_getshdr(sc, &ss) == NULL ||
+				    !(ss.sh_flags & SHF_ALLOC))
+					continue;
+				/* code is looked up as functions */
+				if (ss.sh_flags & SHF_EXECINSTR)
+					continue;
+				fs = functab_section(ft, sy.st_value);
+			}
+			xgrow(&v, &cap, n + 1, sizeof(*v));
+			v[n].addr = sy.st_value;
+			v[n].size = sy.st_size;
+			v[n].idx = k;
+			v[n].rank = type == STT_FUNC ? 0 : type == STT_SECTION ?
+			    2 : 1;
+			v[n].sec = fs ? (int)(fs - ft->secs) : -1;
+			n++;
+		}
+		break;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), rscmp);
+	h->bd = xcalloc(n + 1, sizeof(*h->bd));
+	for (i = 0; i < n; i++) {
+		struct bd *d;
+
+		if (h->nbd > 0 && h->bd[h->nbd - 1].addr == v[i].addr)
+			continue;
+		d = &h->bd[h->nbd];
+		d->addr = v[i].addr;
+		d->size = v[i].size;
+		d->sec = v[i].sec;
+		d->parent = -1;
+		/* updateObjectNesting: the root of the one before holds it */
+		if (h->nbd > 0) {
+			long r = (long)h->nbd - 1;
+			const struct bd *p;
+
+			if (h->bd[r].parent >= 0)
+				r = h->bd[r].parent;
+			p = &h->bd[r];
+			if (p->sec == d->sec && bd_contains(p, d->addr) &&
+			    d->addr + d->size <= p->addr + p->size)
+				d->parent = r;
+		}
+		h->nbd++;
+	}
+	free(v);
+}
+
+/* getBinaryDataContainingAddress: the one at or before a if it holds
+ * a, else its root if that does; -1 */
+static long
+bd_find(const struct ywh *h, uint64_t a)
+{
+	size_t lo = 0, hi = h->nbd, mid;
+	long i;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (h->bd[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	i = (long)lo - 1;
+	if (bd_contains(&h->bd[i], a))
+		return i;
+	if (h->bd[i].parent >= 0 && bd_contains(&h->bd[h->bd[i].parent], a))
+		return h->bd[i].parent;
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* symbols and their values */
+
+/* getJumpTableContainingAddress, over the tables of the function and
+ * of its fragments or parent */
+static int
+in_table(const struct ywh *h, uint64_t a)
+{
+	size_t i;
+
+	for (i = 0; i < h->njt; i++)
+		if ((a >= h->jt[i].addr && a - h->jt[i].addr < h->jt[i].size) ||
+		    (h->jt[i].size == 0 && a == h->jt[i].addr))
+			return 1;
+	return 0;
+}
+
+static int
+is_table(const struct ywh *h, uint64_t a)
+{
+	size_t i;
+
+	for (i = 0; i < h->njt; i++)
+		if (h->jt[i].addr == a)
+			return 1;
+	return 0;
+}
+
+/* the function whose [addr, addr + size) holds a (not its padding) */
+static const struct bfunc *
+func_of(const struct ywh *h, uint64_t a)
+{
+	const struct bfunc *f = functab_find(&h->bin->ft, a);
+
+	return f != NULL && a - f->addr < f->size ? f : NULL;
+}
+
+static int
+is_code(const struct ywh *h, uint64_t a)
+{
+	const struct fsec *s = functab_section(&h->bin->ft, a);
+
+	return s != NULL && (s->flags & SHF_EXECINSTR);
+}
+
+/* a symbol with value v: hashSymbol takes v unless a function owns the
+ * symbol or a jump table holds v */
+static void
+sym_value(const struct ywh *h, uint64_t v, int func, struct mcx86_sym *s)
+{
+	s->sym = 1;
+	s->hasval = !func && !in_table(h, v);
+	s->value = v;
+}
+
+/* handleAddressRef (x86): code inside a function is that function's
+ * symbol or entry; a PIC jump table a PC-relative reference names in
+ * relocation mode is the table's label; otherwise the BinaryData
+ * holding the address, and the offset into it, or a new symbol at it */
+static void
+addr_ref(struct ywh *h, uint64_t a, struct mcx86_sym *s)
+{
+	long i;
+
+	const struct bfunc *rf;
+
+	s->addend = 0;
+	if (is_code(h, a) && (rf = func_of(h, a)) != NULL) {
+		/* into this function: an entry point's symbol; into
+		 * another: that function's BinaryData and the offset */
+		sym_value(h, a, 1, s);
+		if (rf != h->f)
+			s->addend = (int64_t)(a - rf->addr);
+		return;
+	}
+	if (h->bin->ft.has_relocs && is_table(h, a)) {
+		sym_value(h, a, 1, s);
+		return;
+	}
+	if (!h->bdread)
+		bd_read(h);
+	if ((i = bd_find(h, a)) >= 0) {
+		sym_value(h, h->bd[i].addr, 0, s);
+		s->addend = (int64_t)(a - h->bd[i].addr);
+		return;
+	}
+	sym_value(h, a, 0, s);
+}
+
+/* the symbol and addend of a relocation in code as handleRelocation
+ * makes them (x86), for the symbolizer: 0 if it keeps none for this
+ * relocation (the operand is then symbolized without it) */
+static int
+reloc_ref(struct ywh *h, const struct cfg_reloc *r, uint64_t iaddr,
+    uint32_t isize, struct mcx86_sym *s)
+{
+	const struct bfunc *rf;
+	uint64_t sa, addr;
+	int64_t add;
+	long i;
+
+	if (r->pcrel) {
+		/* only against a symbol known by its name: a global; its
+		 * BinaryData is the one at its address */
+		if (r->secsym || !r->global)
+			return 0;
+		add = r->type == R_X86_64_GOTPCREL ||
+		    r->type == R_X86_64_GOTPCRELX ||
+		    r->type == R_X86_64_REX_GOTPCRELX ||
+		    r->type == R_X86_64_GOTPCREL64 ? 0 : r->a;
+		/* the addend from the end of the instruction */
+		add += (int64_t)(iaddr + isize - r->off);
+		rf = functab_find(&h->bin->ft, r->s);
+		sym_value(h, r->s, rf != NULL && rf->addr == r->s, s);
+		if (s->hasval && is_code(h, r->s))
+			s->hasval = func_of(h, r->s) == NULL;
+		s->addend = add;
+		return 1;
+	}
+	/* analyzeRelocation: a section symbol's relocation becomes one
+	 * against the address it names */
+	if (r->secsym) {
+		sa = r->target;
+		add = 0;
+	} else {
+		sa = r->s;
+		add = r->a;
+	}
+	addr = sa + (uint64_t)add;
+	/* a reference to a function (or just past its end) is to the
+	 * function: its symbol, an entry or a label, no addend inside it */
+	rf = functab_find(&h->bin->ft, addr);
+	if (rf == NULL && addr > 0)
+		rf = functab_find(&h->bin->ft, addr - 1);
+	if (rf != NULL && !(addr - rf->addr <= rf->size))
+		rf = NULL;
+	if (!r->secsym && func_of(h, sa) != NULL)
+		rf = func_of(h, sa);
+	if (rf != NULL) {
+		sym_value(h, addr, 1, s);
+		s->addend = addr - rf->addr < rf->maxsize ? 0 : add;
+		return 1;
+	}
+	if (!h->bdread)
+		bd_read(h);
+	if ((i = bd_find(h, sa)) >= 0) {
+		sym_value(h, h->bd[i].addr, 0, s);
+		s->addend = add + (int64_t)(sa - h->bd[i].addr);
+		return 1;
+	}
+	sym_value(h, sa, 0, s);
+	s->addend = add;
+	return 1;
+}
+
+static void
+resolve(void *arg, const struct mcx86_ref *r, struct mcx86_sym *s)
+{
+	struct ywh *h = arg;
+	const struct bfunc *f = h->f;
+	const struct cfg_reloc *rl;
+
+	switch (r->kind) {
+	case MCX86_REF_TARGET:
+		/* a label of the function, or a function's symbol; a jump
+		 * past the end is a NOP; else a new symbol at the target */
+		if (r->value >= f->addr && r->value - f->addr < f->size) {
+			sym_value(h, r->value, 1, s);
+			return;
+		}
+		if (r->value == f->addr + f->size && f->size < f->maxsize) {
+			s->nop = 1;
+			return;
+		}
+		sym_value(h, r->value, func_of(h, r->value) != NULL, s);
+		return;
+	case MCX86_REF_MEM:
+		addr_ref(h, r->value, s);
+		return;
+	case MCX86_REF_DISP:
+		if (is_table(h, r->value))
+			sym_value(h, r->value, 1, s);
+		return;
+	}
+	/* X86MCSymbolizer: the displacement a jump table's pattern
+	 * loads through is the table's label */
+	if (r->disp && !r->ripdisp && is_table(h, r->value)) {
+		sym_value(h, r->value, 1, s);
+		return;
+	}
+	if (h->bin->ft.has_relocs) {
+		rl = cfgdis_reloc_in(h->cd, r->addr, r->addr + r->size);
+		if (rl != NULL && rl->fromcode &&
+		    (rl->type == R_X86_64_GOTPCRELX ||
+		    rl->type == R_X86_64_REX_GOTPCRELX)) {
+			/* the linker may have rewritten the instruction:
+			 * symbolized from the address alone */
+			if (r->ripdisp)
+				addr_ref(h, r->value, s);
+			else
+				sym_value(h, r->value, func_of(h, r->value) !=
+				    NULL, s);
+			return;
+		}
+		rl = cfgdis_reloc_at(h->cd, r->addr + r->immoff);
+		if (rl != NULL && rl->fromcode &&
+		    reloc_ref(h, rl, r->addr, r->size, s))
+			return;
+	}
+	if (r->ripdisp)
+		addr_ref(h, r->value, s);
+}
+
+/* ------------------------------------------------------------------ */
+
+struct ywh *
+ywh_open(struct boltbin *bin, struct cfgdis *cd, int stdhash, char *err,
+    size_t errlen)
+{
+	struct ywh *h;
+	struct mcx86 *mc;
+
+	if ((mc = mcx86_open(err, errlen)) == NULL)
+		return NULL;
+	h = xcalloc(1, sizeof(*h));
+	h->bin = bin;
+	h->cd = cd;
+	h->mc = mc;
+	h->stdhash = stdhash;
+	return h;
+}
+
+void
+ywh_close(struct ywh *h)
+{
+	if (h == NULL)
+		return;
+	mcx86_close(h->mc);
+	free(h->bd);
+	free(h->jt);
+	free(h->bh);
+	free(h->order);
+	free(h->cnt);
+	free(h->ph);
+	free(h);
+}
+
+uint64_t
+ywh_undecoded(const struct ywh *h)
+{
+	return h->undecoded;
+}
+
+static void
+add_tables(struct ywh *h, size_t fi)
+{
+	const struct cfg *g = cfgdis_get(h->cd, fi);
+
+	xgrow(&h->jt, &h->capjt, h->njt + g->njts + 1, sizeof(*h->jt));
+	if (g->njts)
+		memcpy(h->jt + h->njt, g->jts, g->njts * sizeof(*g->jts));
+	h->njt += g->njts;
+}
+
+/* how block b's edges were added: 0 taken branches and the
+ * fall-through (buildCFG), 1 unknown control flow
+ * (postProcessIndirectBranches, after all of buildCFG's); the blocks
+ * they go to in BOLT's order into order[] from n: taken branches by
+ * source then target (a table's targets by offset), then the
+ * fall-through; the referenced offsets in order */
+static int
+late(const struct cfg *g, size_t b, int *ijmp)
+{
+	const struct cfg_block *bb = &g->blocks[b];
+	size_t k;
+
+	*ijmp = 0;
+	for (k = 0; k < g->nsites; k++)
+		if (g->sites[k].off >= bb->start && g->sites[k].off < bb->end &&
+		    g->sites[k].kind == CFG_SITE_IJMP && !g->sites[k].tail) {
+			*ijmp = 1;
+			return !g->sites[k].table;
+		}
+	return 0;
+}
+
+static size_t
+succ_order(struct ywh *h, const struct cfg *g, size_t b, size_t n)
+{
+	const struct cfg_block *bb = &g->blocks[b];
+	size_t k, m, s0 = n;
+	int ijmp;
+	long t;
+
+	(void)late(g, b, &ijmp);
+	xgrow(&h->order, &h->caporder, n + bb->nsucc + 2, sizeof(*h->order));
+	if (ijmp) {
+		for (k = 0; k < bb->nsucc; k++) {
+			uint32_t v = g->succs[bb->succ + k];
+
+			if ((bb->flags & CFG_FALLS) && k + 1 == bb->nsucc)
+				break;
+			for (m = n; m > s0 && h->order[m - 1] > v; m--)
+				h->order[m] = h->order[m - 1];
+			h->order[m] = v;
+			n++;
+		}
+	} else {
+		for (k = 0; k < g->nsites; k++) {
+			const struct cfg_site *st = &g->sites[k];
+
+			if (st->off < bb->start || st->off >= bb->end ||
+			    st->tail || (st->kind != CFG_SITE_JCC &&
+			    st->kind != CFG_SITE_JMP))
+				continue;
+			if (st->target < g->addr ||
+			    (t = cfg_block_at(g, st->target - g->addr)) < 0 ||
+			    g->blocks[t].start != st->target - g->addr)
+				continue;
+			xgrow(&h->order, &h->caporder, n + bb->nsucc + 2,
+			    sizeof(*h->order));
+			h->order[n++] = (uint32_t)t;
+		}
+	}
+	if (bb->flags & CFG_FALLS) {
+		xgrow(&h->order, &h->caporder, n + 1, sizeof(*h->order));
+		h->order[n++] = (uint32_t)(b + 1);
+	}
+	return n;
+}
+
+uint64_t
+ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
+{
+	const struct functab *ft = &h->bin->ft;
+	const struct bfunc *f = &ft->f[fi];
+	size_t a, b, i, k, n;
+	uint64_t fh;
+
+	if (g == NULL || g->nblocks == 0)
+		return 0;
+	h->fi = fi;
+	h->f = f;
+	h->g = g;
+	h->njt = 0;
+	add_tables(h, fi);
+	if (f->parent != fi)
+		add_tables(h, f->parent);
+	for (i = 0; i < ft->n; i++)
+		if (i != fi && ft->f[i].parent == fi && (ft->f[i].flags &
+		    BF_FRAGMENT))
+			add_tables(h, i);
+	xgrow(&h->bh, &h->capbh, g->nblocks, sizeof(*h->bh));
+	/* the strings, block by block in layout order */
+	for (b = 0; b < g->nblocks; b++) {
+		const struct cfg_block *bb = &g->blocks[b];
+		uint64_t off = bb->start, avail = 0;
+		const uint8_t *p = cfgdis_bytes(h->cd, f->addr + off, &avail);
+
+		mcx86_block_begin(h->mc);
+		while (p != NULL && off < bb->end) {
+			const struct cfg_site *st = cfg_site_at(g, off);
+			unsigned fl = st != NULL && st->tail &&
+			    (st->kind == CFG_SITE_JMP ||
+			    st->kind == CFG_SITE_IJMP) ? MCX86_TAIL : 0;
+			size_t sz;
+
+			sz = mcx86_insn(h->mc, p, (size_t)(bb->end - off <
+			    avail ? bb->end - off : avail), f->addr + off, fl,
+			    resolve, h);
+			if (sz == 0) {
+				h->undecoded++;
+				break;
+			}
+			off += sz;
+			p += sz;
+			avail -= sz;
+		}
+		mcx86_block_end(h->mc, h->stdhash, &h->bh[b]);
+	}
+	fh = mcx86_func_end(h->mc, h->stdhash);
+	/* the edges in BOLT's order: successors, then each block's
+	 * predecessors in the order the edges into it were added */
+	xgrow(&h->cnt, &h->capcnt, g->nblocks + 1, sizeof(*h->cnt));
+	n = 0;
+	for (b = 0; b < g->nblocks; b++) {
+		h->cnt[b] = (uint32_t)n;
+		n = succ_order(h, g, b, n);
+	}
+	h->cnt[g->nblocks] = (uint32_t)n;
+	/* predecessors' hashes in the order the edges were added: the
+	 * taken ones, from the blocks in layout order, then the
+	 * fall-throughs */
+	xgrow(&h->ph, &h->capph, g->nblocks, sizeof(*h->ph));
+	memset(h->ph, 0, g->nblocks * sizeof(*h->ph));
+	for (a = 0; a < g->nblocks; a++) {
+		int ij;
+
+		if (late(g, a, &ij))
+			continue;
+		for (k = h->cnt[a]; k < h->cnt[a + 1]; k++)
+			if (!((g->blocks[a].flags & CFG_FALLS) &&
+			    k + 1 == h->cnt[a + 1]))
+				h->ph[h->order[k]] = mcx86_hash16(
+				    h->ph[h->order[k]], h->bh[a].opcode);
+	}
+	for (a = 0; a + 1 < g->nblocks; a++)
+		if (g->blocks[a].flags & CFG_FALLS)
+			h->ph[a + 1] = mcx86_hash16(h->ph[a + 1],
+			    h->bh[a].opcode);
+	for (a = 0; a < g->nblocks; a++) {
+		int ij;
+
+		if (!late(g, a, &ij))
+			continue;
+		for (k = h->cnt[a]; k < h->cnt[a + 1]; k++)
+			h->ph[h->order[k]] = mcx86_hash16(h->ph[h->order[k]],
+			    h->bh[a].opcode);
+	}
+	for (b = 0; b < g->nblocks; b++) {
+		const struct cfg_block *bb = &g->blocks[b];
+		uint64_t sh = 0, ph = h->ph[b], oh, ih, sv, pv;
+
+		for (k = h->cnt[b]; k < h->cnt[b + 1]; k++)
+			sh = mcx86_hash16(sh, h->bh[h->order[k]].opcode);
+		if (h->stdhash) {
+			ih = mcx86_hash_value(h->bh[b].instr);
+			oh = mcx86_hash_value(h->bh[b].opcode);
+			sv = mcx86_hash_value(sh);
+			pv = mcx86_hash_value(ph);
+		} else {
+			ih = h->bh[b].instr;
+			oh = h->bh[b].opcode;
+			sv = sh;
+			pv = ph;
+		}
+		out[b] = (bb->start & 0xffff) | (oh & 0xffff) << 16 |
+		    (ih & 0xffff) << 32 | (pv & 0xff) << 48 | (sv & 0xff) << 56;
+	}
+	return fh;
+}
