@@ -1007,6 +1007,7 @@ func_tables(struct cfgdis *d, size_t fi, uint32_t *n)
 		free(b.tables);
 		free(b.ltab);
 		free(b.frag);
+		free(b.jtv);
 	}
 	*n = d->njt[fi];
 	return d->jt[fi];
