@@ -63,6 +63,7 @@ TESTBINS = $(patsubst tests/tools/%.c,$(BUILD)/testbin/%,$(wildcard tests/tools/
 TESTLIBS = -lzstd -lelf -lz
 TESTLIBS_brtrace = -lcapstone
 TESTLIBS_cfgwalk = -lcapstone
+TESTLIBS_datatest = -lcapstone
 TESTLIBS_cfgtest = -lcapstone
 TESTLIBS_x86dectest = -lcapstone
 TESTLIBS_bbcfgtest = -lcapstone

@@ -719,6 +719,25 @@ functab_marks_from(const struct functab *ft, uint64_t a)
 	return lo;
 }
 
+/* registerNameAtAddress(name, addr, size), or, name NULL,
+ * setBinaryDataSize(addr, size) */
+static void
+reg(struct functab *ft, const char *name, uint64_t addr, uint64_t size)
+{
+	xgrow(&ft->regs, &ft->capregs, ft->nregs + 1, sizeof(*ft->regs));
+	ft->regs[ft->nregs++] = (struct freg){ addr, size, name };
+}
+
+/* registerName in discoverFileObjects: the name, then the alternative */
+static void
+reg2(struct functab *ft, const char *uname, const char *alt, uint64_t addr,
+    uint64_t size)
+{
+	reg(ft, uname, addr, size);
+	if (alt != NULL)
+		reg(ft, alt, addr, size);
+}
+
 /* the main loop of discoverFileObjects over the sorted symbols */
 static void
 discover_symbols(struct disc *d)
@@ -766,27 +785,41 @@ discover_symbols(struct disc *d)
 				}
 			}
 		}
-		if (s->sec < 0)			/* absolute */
+		if (s->sec < 0) {		/* absolute */
+			reg2(ft, uname, altname, s->addr, s->size);
 			continue;
+		}
 		sec = &ft->secs[s->sec];
-		if (s->addr == sec->addr + sec->size)
+		if (strcmp(s->name, "__bolt_reserved_start") == 0 ||
+		    strcmp(s->name, "__bolt_reserved_end") == 0) {
+			reg2(ft, uname, altname, s->addr, s->size);
 			continue;
-		if (!(sec->flags & SHF_EXECINSTR))
+		}
+		if (s->addr == sec->addr + sec->size) {
+			reg2(ft, uname, altname, s->addr, s->size);
 			continue;
+		}
+		if (!(sec->flags & SHF_EXECINSTR) || sec->type == SHT_NOBITS) {
+			reg2(ft, uname, altname, s->addr, s->size);
+			continue;
+		}
 		size = s->size;
 		if (prev != NULL && s->type != STT_FUNC) {
-			if (df_contains(prev, s->addr))
+			if (df_contains(prev, s->addr) ||
+			    (prev->size == 0 && valid_in_scope(ft, prev, s))) {
+				reg2(ft, uname, altname, s->addr, size);
 				continue;
-			if (prev->size == 0 && valid_in_scope(ft, prev, s))
-				continue;
+			}
 		}
 		if (prev != NULL && df_contains(prev, s->addr) &&
 		    prev->addr != s->addr) {
 			if (!valid_in_scope(ft, prev, s)) {
 				/* "using X as another entry" */
+				reg2(ft, uname, altname, s->addr, 0);
 				add_entry(d, s->addr, uname);
 				s->dead = 1;
-			}
+			} else
+				reg2(ft, uname, altname, s->addr, size);
 			continue;
 		}
 		/* conflicts with the FDEs */
@@ -802,17 +835,22 @@ discover_symbols(struct disc *d)
 				} else if (ft->fdes[k].range != size) {
 					if (ft->fdes[k].range > size)
 						size = ft->fdes[k].range;
+					reg(ft, NULL, s->addr, size);
 				}
 			}
 		}
 		bf = df_at(d, s->addr, NULL);
 		if (bf != NULL) {
-			if (size > bf->size)
-				bf->size = size;
+			if (size != bf->size) {
+				if (size > bf->size)
+					bf->size = size;
+				reg(ft, NULL, s->addr, bf->size);
+			}
 			df_addname(bf, uname);
 		} else {
 			int si = secidx_for(ft, s->addr);
 
+			/* (skipped before it is registered) */
 			if (si < 0 || ft->secs[si].size == 0)
 				continue;
 			bf = df_create(d, s->addr, size, uname, si);
@@ -827,6 +865,7 @@ discover_symbols(struct disc *d)
 			df_addname(bf, altname);
 		if (s->bind == STB_LOCAL && bf->symname == (int)i)
 			bf->flags |= BF_LOCAL;
+		reg2(ft, uname, altname, s->addr, size);
 		prev = bf;
 	}
 }
@@ -990,8 +1029,11 @@ discover_plt(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 					    (int)i);
 					f->maxsize = esz;
 					f->flags |= BF_PLT;
+					reg(ft, name, sec->addr + eo, esz);
 				} else
 					df_addname(f, name);
+				/* setPLTSymbol: its GOT slot */
+				reg(ft, keepf(ft, "%s@GOT", sym), slot, 8);
 			}
 		}
 		free(buf);
@@ -1000,6 +1042,10 @@ discover_plt(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 			f = df_create(d, sec->addr, 0,
 			    keepf(ft, "__BOLT_PSEUDO_%s", sec->name), (int)i);
 			f->maxsize = esz;
+			/* the section's entry size, not the one the first
+			 * entry adjusted */
+			reg(ft, f->names[0], sec->addr,
+			    strcmp(sec->name, ".plt") == 0 ? 16 : 8);
 		}
 		f->flags |= BF_PSEUDO;
 	}
@@ -1232,6 +1278,7 @@ discover_fde_funcs(struct disc *d)
 		df_init(d, &nf[nn], e->start, e->range,
 		    keepf(ft, "__BOLT_FDE_FUNCat%llx",
 		    (unsigned long long)e->start), si);
+		reg(ft, nf[nn].names[0], e->start, e->range);
 		nf[nn++].flags |= BF_FDE;
 	}
 	if (nn == 0)
@@ -1710,6 +1757,7 @@ functab_free(struct functab *ft)
 	free(ft->fdes);
 	free(ft->marks);
 	free(ft->secs);
+	free(ft->regs);
 	free(ft->nameidx);
 	free(ft->nameof);
 	free(ft->aidx);

@@ -60,6 +60,16 @@ struct fde {
 	uint64_t	lsda;		/* 0: none */
 };
 
+/* a data object as BOLT 19 registers it while it discovers the binary
+ * (BinaryContext::registerNameAtAddress; name NULL: setBinaryDataSize),
+ * in its order: every symbol, functions and data alike, the PLT entries
+ * and their GOT slots, the functions known from .eh_frame.  datatab.c
+ * replays them. */
+struct freg {
+	uint64_t	addr, size;
+	const char	*name;
+};
+
 /* an allocatable section */
 struct fsec {
 	uint64_t	addr, size, offset;
@@ -90,6 +100,8 @@ struct functab {
 	size_t		 nfdes;
 	struct fsec	*secs;		/* allocatable sections by address */
 	size_t		 nsecs;
+	struct freg	*regs;		/* data objects, in registration order */
+	size_t		 nregs, capregs;
 	/* private: name index (open addressing, function index + 1),
 	 * string storage */
 	uint32_t	*nameidx;

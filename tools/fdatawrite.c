@@ -24,17 +24,20 @@
 #include "bigmem.h"
 #include "boltbin.h"
 #include "cfg.h"
+#include "datatab.h"
 #include "pa.h"
 #include "pawalk.h"
 
 static void
 usage(void)
 {
-	printf("usage: %s [-v] [--bolted | --literal] [-o fdata] binary "
-	    "[preagg]\n"
+	printf("usage: %s [-v] [--bolted | --literal] [-M mem]... [-o fdata] "
+	    "binary [preagg]\n"
 	    "Write the fdata perf2bolt-19 writes for a pre-aggregated profile "
 	    "of binary.\n"
 	    "  -o, --output=FILE  write to FILE (default: standard output)\n"
+	    "  -M, --mem=FILE     the samples of memory events (preagg -M, a\n"
+	    "                     profpipe-mem stream): memory lines (repeatable)\n"
 	    "      --bolted       the profile was collected on a BOLTed binary "
 	    "(batmap's\n"
 	    "                     output): write the boltedcollection form, "
@@ -146,6 +149,12 @@ struct ctx {
 	struct cfgdis	*cd;
 	struct table	 lines;		/* LBR lines */
 	struct table	 samples;	/* no_lbr: (func, off) */
+	struct table	 mem;		/* (func, off, data object, off) */
+	struct datatab	 dt;
+	int		 dtloaded;
+	uint64_t	 nmem, nmemfunc, nmemobj, nmemother;
+	const char	**memfiles;	/* -M */
+	size_t		 nmemfiles;
 	struct pa_reader r;
 	int		 bolted;
 	struct pawalk	 w;		/* the entries cut into branches and
@@ -275,6 +284,170 @@ put_loc(struct wbuf *w, struct ctx *c, uint32_t f, uint64_t off)
 	wb_hex(w, off);
 }
 
+/* "4 name " of a memory line's function or data object: the name as
+ * fdata escapes it */
+static void
+put_mname(struct wbuf *w, const char *n)
+{
+	wb_puts(w, "4 ");
+	functab_put_name(w, n);
+	wb_putc(w, ' ');
+}
+
+/* the memory lines (DataAggregator::writeAggregatedFile), after the
+ * branches: the function by its name as fdata without BAT names it
+ * (processMemEvents takes getOneName, BOLTed binary or not) */
+static void
+write_mem(struct ctx *c, struct wbuf *w)
+{
+	size_t i;
+
+	for (i = 0; i < c->mem.n; i++) {
+		const struct line *l = &c->mem.v[i];
+
+		put_mname(w, c->bin.ft.f[l->fromf - 1].name);
+		wb_hex(w, l->fromoff);
+		wb_putc(w, ' ');
+		put_mname(w, c->dt.o[l->tof - 1]->name);
+		wb_hex(w, l->tooff);
+		wb_putc(w, ' ');
+		wb_dec(w, l->count);
+		wb_putc(w, '\n');
+	}
+}
+
+/* a location of a memory stream, as the pre-aggregated format writes
+ * one: bare (this binary), buildid:hex or X:hex; 1 and the address in the
+ * binary, 0 for another binary's or an external one */
+static int
+mem_loc(struct ctx *c, struct lineio *lr, const char *s, size_t n,
+    uint64_t *a)
+{
+	const char *colon = memchr(s, ':', n), *h = colon ? colon + 1 : s, *end;
+	char q[80];
+	size_t k, bl;
+	int ours = 1;
+
+	if (colon == s || parse_hex64_field(h, &end, a) == -1 || end != s + n)
+		lr_errx(lr, "bad location '%s'", vis_str(q, sizeof(q), s, n));
+	if (colon != NULL) {
+		bl = (size_t)(colon - s);
+		if (bl == 1 && (*s == 'X' || *s == 'x'))
+			ours = 0;
+		else {
+			for (k = 0; k < bl; k++)
+				if (!((s[k] >= '0' && s[k] <= '9') ||
+				    (s[k] >= 'a' && s[k] <= 'f') ||
+				    (s[k] >= 'A' && s[k] <= 'F')))
+					lr_errx(lr, "bad location '%s'",
+					    vis_str(q, sizeof(q), s, n));
+			ours = c->bin.bid[0] != '\0' &&
+			    bl == strlen(c->bin.bid) &&
+			    strncasecmp(s, c->bin.bid, bl) == 0;
+		}
+	}
+	if (ours)
+		*a += c->bin.base;
+	return ours;
+}
+
+/* a profpipe-mem stream into c->mem: each sample's function and data
+ * object, as DataAggregator::processMemEvents finds them (a data address
+ * in no object of the binary is dropped: --filter-mem-profile) */
+static void
+read_mem(struct ctx *c, const char *path)
+{
+	struct lineio lr;
+	char err[512], q[80];
+	int first = 1;
+
+	if (!c->dtloaded) {
+		if (datatab_load(&c->dt, &c->bin.eo, &c->bin.ft, err,
+		    sizeof(err)) == -1) {
+			fprintf(stderr, "%s: %s\n", progname, err);
+			exit(1);
+		}
+		c->dtloaded = 1;
+	}
+	if (lr_open(&lr, path) == -1)
+		prog_open_error(path);
+	while (lr_next(&lr)) {
+		char *p = lr.buf, *f[4];
+		size_t len[4];
+		const struct bfunc *bf;
+		const struct dobj *d;
+		uint64_t ip, addr, count;
+		const char *end;
+		int k, ki, ka;
+
+		if (first) {
+			first = 0;
+			if (strncmp(p, "# profpipe-mem ", 15) != 0)
+				lr_errx(&lr, "expected a 'profpipe-mem' stream "
+				    "(preagg -M)");
+			if (strcmp(p + 15, "1") != 0)
+				lr_errx(&lr, "profpipe-mem version '%s': this "
+				    "fdatawrite reads version 1",
+				    vis_str(q, sizeof(q), p + 15,
+				    strlen(p + 15)));
+			continue;
+		}
+		if (strncmp(p, "# buildid=", 10) == 0) {
+			if (c->bin.bid[0] != '\0' &&
+			    strcasecmp(p + 10, c->bin.bid) != 0)
+				lr_errx(&lr, "memory samples of another binary "
+				    "(build-id %s; %s has %s)",
+				    vis_str(q, sizeof(q), p + 10,
+				    strlen(p + 10)), c->bin.eo.path, c->bin.bid);
+			continue;
+		}
+		if (*p == '#' || *p == '\0')
+			continue;
+		for (k = 0; k < 4; k++) {
+			while (*p == ' ')
+				p++;
+			f[k] = p;
+			while (*p != ' ' && *p != '\0')
+				p++;
+			len[k] = (size_t)(p - f[k]);
+			if (len[k] == 0)
+				lr_errx(&lr, "%s", k == 0 ? "empty record" :
+				    "memory record: expected 'mem ip address "
+				    "count'");
+		}
+		while (*p == ' ')
+			p++;
+		if (len[0] != 3 || strncmp(f[0], "mem", 3) != 0)
+			lr_errx(&lr, "unknown record '%s'",
+			    vis_str(q, sizeof(q), f[0], len[0]));
+		if (*p != '\0')
+			lr_errx(&lr, "memory record: trailing '%s'",
+			    vis_str(q, sizeof(q), p, strlen(p)));
+		if (parse_dec64_field(f[3], &end, &count) == -1 ||
+		    end != f[3] + len[3] || count == 0)
+			lr_errx(&lr, "bad count '%s'",
+			    vis_str(q, sizeof(q), f[3], len[3]));
+		ki = mem_loc(c, &lr, f[1], len[1], &ip);
+		ka = mem_loc(c, &lr, f[2], len[2], &addr);
+		c->nmem += count;
+		if (!ki || !ka) {
+			c->nmemother += count;
+			continue;
+		}
+		if ((bf = functab_find(&c->bin.ft, ip)) == NULL) {
+			c->nmemfunc += count;
+			continue;
+		}
+		if ((d = datatab_find(&c->dt, addr)) == NULL) {
+			c->nmemobj += count;
+			continue;
+		}
+		tab_add(&c->mem, fnum(c, bf), ip - bf->addr, d->idx + 1,
+		    addr - d->addr, count, 0);
+	}
+	lr_close(&lr);
+}
+
 static void
 write_fdata(struct ctx *c, FILE *fp)
 {
@@ -284,7 +457,10 @@ write_fdata(struct ctx *c, FILE *fp)
 	wb_init(&w, fp, 1 << 16);
 	if (c->bolted)
 		wb_puts(&w, "boltedcollection\n");
-	if (!c->w.lbr && c->w.nsamples > 0) {
+	/* perf2bolt writes memory lines in its LBR mode only; with them,
+	 * the profile is that mode's (samples without a branch stack count
+	 * for nothing there) */
+	if (!c->w.lbr && c->w.nsamples > 0 && c->nmemfiles == 0) {
 		wb_puts(&w, "no_lbr");
 		/* as perf script prints the event field, which perf2bolt
 		 * copies: the name and a colon */
@@ -318,6 +494,7 @@ write_fdata(struct ctx *c, FILE *fp)
 			wb_dec(&w, l->count);
 			wb_putc(&w, '\n');
 		}
+		write_mem(c, &w);
 	}
 	wb_free(&w);
 }
@@ -332,6 +509,7 @@ main(int argc, char **argv)
 		{ "bolted",	no_argument,	   NULL, 'B' },
 		{ "translated",	no_argument,	   NULL, 'T' },
 		{ "literal",	no_argument,	   NULL, 'L' },
+		{ "mem",	required_argument, NULL, 'M' },
 		{ "output",	required_argument, NULL, 'o' },
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		PROG_OPTIONS_END
@@ -345,7 +523,7 @@ main(int argc, char **argv)
 
 	prog_init(argc, argv);
 	memset(&c, 0, sizeof(c));
-	while ((ch = prog_getopt(argc, argv, ":o:vh", longopts, usage)) != -1) {
+	while ((ch = prog_getopt(argc, argv, ":M:o:vh", longopts, usage)) != -1) {
 		switch (ch) {
 		case 'B':
 			c.bolted = 1;
@@ -355,6 +533,11 @@ main(int argc, char **argv)
 			break;
 		case 'L':
 			literal = 1;
+			break;
+		case 'M':
+			c.memfiles = xreallocarray(c.memfiles, c.nmemfiles + 1,
+			    sizeof(*c.memfiles));
+			c.memfiles[c.nmemfiles++] = optarg;
 			break;
 		case 'o':
 			outpath = optarg;
@@ -371,6 +554,11 @@ main(int argc, char **argv)
 	if (c.bolted + translated + literal > 1)
 		prog_usage_error("--bolted, --translated and --literal exclude "
 		    "each other");
+	/* perf2bolt names a BOLTed binary's memory samples by its own
+	 * functions, which batmap does not translate */
+	if (c.bolted && c.nmemfiles > 0)
+		prog_usage_error("--mem with --bolted: memory samples of a "
+		    "BOLTed binary are not translated");
 	in = argc == 2 ? argv[1] : "-";
 	if (boltbin_open(&c.bin, argv[0], 0, err, sizeof(err)) == -1) {
 		fprintf(stderr, "%s: %s\n", progname, err);
@@ -402,6 +590,8 @@ main(int argc, char **argv)
 	c.w.entry_pairs = 1;
 	pawalk_run(&c.w);
 	ft_lines(&c);
+	for (size_t i = 0; i < c.nmemfiles; i++)
+		read_mem(&c, c.memfiles[i]);
 	out_open(&out, outpath);
 	write_fdata(&c, out.fp);
 	out_commit(&out);
@@ -442,12 +632,27 @@ main(int argc, char **argv)
 			    "function\n", progname,
 			    (unsigned long long)c.w.nsamples,
 			    (unsigned long long)c.w.nsampout);
+		if (c.nmemfiles > 0)
+			fprintf(stderr, "%s: %llu memory samples: %llu of "
+			    "other binaries, %llu outside every function, "
+			    "%llu at an address in no data object (dropped); "
+			    "%zu memory lines; %zu data objects (%zu holes, "
+			    "%zu names hashed)\n", progname,
+			    (unsigned long long)c.nmem,
+			    (unsigned long long)c.nmemother,
+			    (unsigned long long)c.nmemfunc,
+			    (unsigned long long)c.nmemobj, c.mem.n, c.dt.n,
+			    c.dt.nholes, c.dt.nhashed);
 	}
 	pa_close(&c.r);
 	cfgdis_close(c.cd);
 	boltbin_close(&c.bin);
 	tab_free(&c.lines);
 	tab_free(&c.samples);
+	tab_free(&c.mem);
+	if (c.dtloaded)
+		datatab_free(&c.dt);
+	free(c.memfiles);
 	pawalk_free(&c.w);
 	free(c.ftc);
 	return 0;

@@ -54,6 +54,7 @@ static size_t pidcap, pidn;
 static int64_t exitq[EXIT_LAG];
 static size_t exitqn, exitqhead;
 
+static int event_mem(uint32_t);
 struct ctx *ctxs;
 static size_t nctx, capctx;
 struct mapping *snap;
@@ -442,6 +443,7 @@ pend_replay(struct lineio *lr, int64_t pid, uint64_t t)
 			j->lineno = p->lineno;
 			j->ctx = c - 2;
 			j->ev = p->ev;
+			j->mem = event_mem(p->ev);
 			p->need &= ~take;
 		}
 		if (p->need == 0) {
@@ -731,6 +733,29 @@ sample_event(const char *ev, size_t evlen)
 
 int ev_version = 1;
 
+/* is event ev a memory event whose samples -M writes: perf2bolt takes
+ * the samples of an event whose name has "mem-loads" in it
+ * (DataAggregator::parseMemSample), as perf mem and cpu/mem-loads/
+ * record them; answered once per event */
+static int
+event_mem(uint32_t ev)
+{
+	static uint8_t *known;		/* 0 not asked, 1 no, 2 yes */
+	static size_t cap;
+
+	if (memfile == NULL)
+		return 0;
+	if (ev >= cap) {
+		size_t old = cap;
+
+		xgrow(&known, &cap, (size_t)ev + 1, sizeof(*known));
+		memset(known + old, 0, cap - old);
+	}
+	if (known[ev] == 0)
+		known[ev] = strstr(event_name(ev), "mem-loads") != NULL ? 2 : 1;
+	return known[ev] == 2;
+}
+
 /* the head of a sample line; the rest becomes a job */
 static void
 on_sample(struct lineio *lr, char *p)
@@ -768,6 +793,7 @@ on_sample(struct lineio *lr, char *p)
 	j->lineno = lr->lineno;
 	j->ctx = c - 2;
 	j->ev = sample_event(ev, evlen);
+	j->mem = event_mem(j->ev);
 	/* with several binaries, a process may map one later in file
 	 * order, earlier in time: the sample waits for those it lacks */
 	if (nbins > 1 && pid != PID_NONE && pid != -1 && t != UINT64_MAX) {
@@ -864,5 +890,8 @@ aggregate(const char *path)
 	}
 	run_jobs(&lr);
 	flush_all();
+	if (memfile != NULL && ev_version == 1 && !qflag)
+		warnx("%s: a profpipe-events 1 stream has no data addresses: "
+		    "no memory samples for --mem", path);
 	lr_close(&lr);
 }

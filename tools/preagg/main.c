@@ -18,6 +18,7 @@
 struct binary bins[MAXBIN];
 int nbins;
 int lflag, mflag, qflag, vflag, buildid_locs;
+const char *memfile;
 int fmt21;		/* --llvm=21: the form LLVM 21 and 22 read */
 int basic_only;		/* --basic: every sample an S at its ip */
 int branches_only;	/* --branches: no S for samples without stack */
@@ -42,6 +43,7 @@ main(int argc, char *argv[])
 		{ "branches",	no_argument,	   NULL, 'T' },
 		{ "ignore-build-id", no_argument,  NULL, 'I' },
 		{ "merge",	no_argument,	   NULL, 'm' },
+		{ "mem",	required_argument, NULL, 'M' },
 		{ "output",	required_argument, NULL, 'o' },
 		{ "pid",	required_argument, NULL, 'p' },
 		{ "threads",	required_argument, NULL, 'j' },
@@ -49,14 +51,14 @@ main(int argc, char *argv[])
 		{ "verbose",	no_argument,	   NULL, 'v' },
 		PROG_OPTIONS_END
 	};
-	struct output out;
+	struct output out, mout;
 	const char *ofile = NULL;
 	uint64_t v;
 	int ch, i, nthreads;	/* parsing threads */
 
 	prog_init(argc, argv);
 	nthreads = 0;	/* default_threads() */
-	while ((ch = prog_getopt(argc, argv, ":b:BIj:lL:mo:p:qSTvh", longopts,
+	while ((ch = prog_getopt(argc, argv, ":b:BIj:lL:mM:o:p:qSTvh", longopts,
 	    usage)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -66,6 +68,9 @@ main(int argc, char *argv[])
 			break;
 		case 'B':
 			buildid_locs = 1;
+			break;
+		case 'M':
+			memfile = optarg;
 			break;
 		case 'j':
 			if (parse_u64(optarg, 10, 256, &v) == -1 || v == 0)
@@ -126,9 +131,15 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (mflag && (nbins || lflag || fmt21 || buildid_locs || nthreads ||
-	    npids || basic_only || branches_only || ignore_bid))
+	    npids || basic_only || branches_only || ignore_bid || memfile))
 		prog_usage_error("--merge takes none of -b, -l, -L, -B, -I, -j, "
-		    "-p, -S, -T: it sums entries as they are");
+		    "-p, -S, -T, -M: it sums entries as they are");
+	if (memfile != NULL && ofile != NULL && strcmp(memfile, ofile) == 0)
+		prog_usage_error("--mem and --output name the same file");
+	if (memfile != NULL && strcmp(memfile, "-") == 0 &&
+	    (ofile == NULL || strcmp(ofile, "-") == 0))
+		prog_usage_error("--mem and the entries both on the standard "
+		    "output");
 	if (basic_only && branches_only)
 		prog_usage_error("--basic and --branches exclude each other");
 	if (basic_only && lflag)
@@ -152,6 +163,8 @@ main(int argc, char *argv[])
 	if (skylake_check)
 		nthreads = 1;
 	out_open(&out, ofile);
+	if (memfile != NULL)
+		out_open(&mout, memfile);
 	if (!mflag)
 		parsers_start(nthreads ? nthreads :
 		    default_threads(argc == 0 ? "-" : argv[0]));
@@ -207,7 +220,14 @@ main(int argc, char *argv[])
 		    nsamples, nused, nnolbr, nbranches, nkernel, tabn);
 	else if (vflag)
 		fprintf(stderr, "%s: %zu distinct entries\n", progname, tabn);
+	if (vflag && memfile != NULL)
+		fprintf(stderr, "%s: %zu distinct memory samples\n", progname,
+		    memn);
 	write_entries(out.fp);
+	if (memfile != NULL) {
+		mem_write(mout.fp);
+		out_commit(&mout);
+	}
 	out_commit(&out);
 	return 0;
 }
@@ -262,6 +282,16 @@ load_binary(struct binary *b)
 	func_index(b);
 	b->bat = elfobj_section(&b->bb.eo, ".note.bolt_bat", NULL, NULL, NULL,
 	    NULL) == 1;
+	/* the loaded image, where a memory sample's data address may lie */
+	b->imglo = UINT64_MAX;
+	for (i = 0; i < b->bb.eo.nsegs; i++) {
+		const struct elf_seg *s = &b->bb.eo.segs[i];
+
+		if (s->vaddr < b->imglo)
+			b->imglo = s->vaddr;
+		if (s->vaddr + s->memsz > b->imghi)
+			b->imghi = s->vaddr + s->memsz;
+	}
 	if (b->nfuncs == 0 && !qflag)
 		warnx("%s: no function symbols", path);
 }
@@ -270,7 +300,7 @@ static void
 usage(void)
 {
 	printf("usage: %s -b binary [-b binary...] [-BIlqSTv] [-j n] [-L release]\n"
-	    "              [-p pid] [-o file] [file...]\n"
+	    "              [-p pid] [-o file] [-M memfile] [file...]\n"
 	    "       %s --merge [-v] [-o file] [file...]\n"
 	    "Fold profpipe-events streams (perfdecode), one recording per file, into\n"
 	    "BOLT's pre-aggregated profile for llvm-bolt --pa -p, or sum\n"
@@ -286,6 +316,9 @@ usage(void)
 	    "  -B, --buildid-locations    write buildid:offset locations\n"
 	    "  -I, --ignore-build-id      match mappings by file name only\n"
 	    "  -m, --merge                sum pre-aggregated profiles\n"
+	    "  -M, --mem=FILE             also write the samples of memory events\n"
+	    "                             (mem-loads) to FILE, a profpipe-mem stream\n"
+	    "                             (fdatawrite -M)\n"
 	    "  -p, --pid=PID              only samples of PID (repeatable)\n"
 	    "  -j, --threads=N            parse in N threads (default: the CPUs, up to\n"
 	    "                             4, less one when reading a pipe)\n"

@@ -87,16 +87,11 @@ parse_job(struct parser *ps, const struct job *j)
 		job_error(ps, j, "bad ip '%s'", vis_str(q, sizeof(q), p, len));
 		return -1;
 	}
-	/* perf2bolt -nl: the sample's ip, whatever its branch stack */
-	if (basic_only) {
-		if (ip != 0)
-			raw_count(&ps->t, ip, j->ev, 0, j->ctx << 4 | RAW_S);
-		return 0;
-	}
 	p += len;
 	if (*p == ' ')
 		p++;
-	/* version 2: the data address, '-' when the event samples none */
+	/* version 2: the data address, '-' when the event samples none; a
+	 * memory event's sample goes to -M's stream, whatever else it is */
 	if (ev_version == 2) {
 		uint64_t addr;
 
@@ -110,10 +105,17 @@ parse_job(struct parser *ps, const struct job *j)
 			job_error(ps, j, "bad data address '%s'",
 			    vis_str(q, sizeof(q), p, len));
 			return -1;
-		}
+		} else if (j->mem && ip != 0)
+			raw_count(&ps->t, ip, addr, 0, j->ctx << 4 | RAW_MEM);
 		p += len;
 		if (*p == ' ')
 			p++;
+	}
+	/* perf2bolt -nl: the sample's ip, whatever its branch stack */
+	if (basic_only) {
+		if (ip != 0)
+			raw_count(&ps->t, ip, j->ev, 0, j->ctx << 4 | RAW_S);
+		return 0;
 	}
 	while (*p != '\0') {
 		const char *q = p, *s0;

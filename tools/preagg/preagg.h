@@ -64,6 +64,7 @@ struct binary {
 	char		 otherbid[129];	/* a build-id of a file of its name */
 	struct func	*funcs;
 	size_t		 nfuncs;
+	uint64_t	 imglo, imghi;	/* its PT_LOAD segments' span */
 	uint32_t	*blk;		/* func_index: the block table */
 	size_t		 nblk;
 	uint64_t	 lo;
@@ -90,6 +91,7 @@ struct entry {
 extern struct binary bins[MAXBIN];
 extern int nbins;
 extern int lflag, mflag, qflag, vflag, buildid_locs;
+extern const char *memfile;	/* -M: the memory samples' stream */
 extern int fmt21, basic_only, branches_only, ignore_bid;
 extern uint64_t nsamples, nused, nnolbr, nbranches, nkernel;
 
@@ -128,6 +130,8 @@ struct raw {
 	uint32_t	count;	/* 0: empty slot */
 };
 #define RAW_S		8u	/* a sample without branch stack */
+#define RAW_MEM		(RAW_S | RAW_RET)	/* a memory sample: ip, data
+						 * address, 0 */
 #define RAW_MIS		4u	/* mispredicted */
 #define RAW_RET		2u	/* a return (current format only) */
 #define RAW_NEXT	1u	/* there is a newer entry: next is its source */
@@ -169,6 +173,7 @@ struct job {
 	char		*rest;		/* the ip field onward */
 	uint64_t	 lineno;
 	uint32_t	 ctx, ev;
+	int		 mem;		/* a memory event's sample, wanted */
 };
 void	 parsers_start(int n);
 void	 parsers_stop(void);
@@ -176,5 +181,11 @@ struct job *job_new(void);
 void	 run_jobs(struct lineio *);
 void	 flush_parsers(void);
 int	 parse_ip(const char *p, uint64_t *ip, size_t *len);
+
+/* mem.c: the memory samples (-M), summed per (ip, data address) */
+extern size_t memn;
+void	 mem_add(uint64_t ip, uint32_t ipobj, uint64_t addr, uint32_t addrobj,
+	    uint64_t count);
+void	 mem_write(FILE *);
 
 #endif

@@ -263,13 +263,47 @@ resolve_ip(const struct mapping *ms, size_t nm, const struct raw *r,
 	add_queued(&k, count, 0, NULL);
 }
 
+/* a memory sample: its ip in a function of a selected binary, its data
+ * address in that binary's loaded image, both as the binary's link-time
+ * addresses.  perf2bolt 19 (DataAggregator::parseMemSample) rebases the
+ * data address with the binary's first executable mapping, and leaves
+ * the ip as it is: the same for a fixed-address binary; for a
+ * position-independent one it finds no function at a runtime ip, and
+ * keeps a data address outside that mapping as it is, which no data
+ * object of the binary holds.  Here both are rebased with the mapping's
+ * base, which holds for the whole image.  An address outside the image
+ * (heap, stack, another binary) is in no data object of the binary:
+ * perf2bolt drops it (--filter-mem-profile, its default), and so is it
+ * dropped here. */
+static void
+resolve_mem(const struct mapping *ms, size_t nm, const struct raw *r,
+    uint64_t count)
+{
+	const struct binary *b;
+	uint64_t ip, a;
+	size_t i;
+	int bi;
+
+	if ((bi = resolve(ms, nm, r->from, &ip)) < 0)
+		return;
+	b = &bins[bi];
+	for (i = 0; i < nm && ms[i].bin != bi; i++)
+		;
+	a = b->fixed ? r->to : r->to - ms[i].base;
+	if (a < b->imglo || a >= b->imghi)
+		return;
+	mem_add(ip, binobj(bi), a, binobj(bi), count);
+}
+
 void
 resolve_raw(const struct raw *r, uint64_t count)
 {
 	const struct ctx *c = &ctxs[r->meta >> 4];
 	size_t i;
 
-	if (r->meta & RAW_S)
+	if ((r->meta & RAW_MEM) == RAW_MEM)
+		resolve_mem(snap + c->first, c->n, r, count);
+	else if (r->meta & RAW_S)
 		resolve_ip(snap + c->first, c->n, r, count);
 	else if (lflag) {
 		for (i = 0; i < c->n; i++)

@@ -1,0 +1,66 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * mem.c: a program whose loads land in every kind of data object BOLT
+ * knows, for the memory-event tests (tests/56-memevents.bats): global
+ * and static arrays and scalars (.data, .bss), a struct array with
+ * fields, constant tables and floating-point constants (.rodata), string
+ * literals the symbol table does not name, pointers to them (relocated
+ * data), a thread-local, calls through the PLT.  No switch: its jump
+ * table would be an object these tests leave out (fdatawrite(1),
+ * CAVEATS).  Deterministic output.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int table[1024];
+long counter = 7;
+static int sbuf[300];
+static long scount;
+const char *names[] = { "alpha", "beta", "gamma", "delta" };
+static const double coef[4] = { 1.5, 2.5, 3.5, 4.5 };
+static const unsigned char lut[64] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5 };
+struct pt {
+	int	x, y;
+	long	w;
+} pts[16] = { { 1, 2, 3 }, { 4, 5, 6 } };
+__thread int tls_v;
+
+static __attribute__((noinline)) long
+walk(long n)
+{
+	long i, s = 0;
+
+	for (i = 0; i < n; i++) {
+		s += table[(i * 7) & 1023] + lut[i & 63];
+		sbuf[i % 300] += (int)s;
+		pts[i & 15].w += pts[(i + 1) & 15].x;
+	}
+	return s;
+}
+
+static __attribute__((noinline)) double
+mix(long n)
+{
+	double d = 0;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		d += coef[i & 3] * 1.25 + (double)(i & 7) * 0.5;
+		tls_v++;
+		scount += (long)strlen(names[i & 3]);
+	}
+	return d;
+}
+
+int
+main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 1000;
+	long s = walk(n);
+	double d = mix(n);
+
+	counter += s + scount;
+	printf("%ld %ld %.2f %d %d\n", counter, scount, d, tls_v, pts[3].x);
+	return 0;
+}
