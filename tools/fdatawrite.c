@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "util.h"
-#include "bigmem.h"
+#include "ktab.h"
 #include "boltbin.h"
 #include "cfg.h"
 #include "datatab.h"
@@ -57,21 +57,12 @@ usage(void)
 }
 
 /* a line of fdata: from and to, each a function (index + 1, 0 for
- * [unknown]) and an offset (the address itself for [unknown]) */
+ * [unknown]) and an offset (the address itself for [unknown]); kept in
+ * a keyed table (ktab.h), in order of first appearance */
 struct line {
 	uint64_t	fromoff, tooff;
 	uint32_t	fromf, tof;
 	uint64_t	mis, count;
-};
-
-/* the lines, dense in order of first appearance, and an open-addressing
- * index over them whose slots hold the upper half of the key's hash and
- * the line's number + 1: probes and growth stay in the small index */
-struct table {
-	struct line	*v;
-	size_t		 n, capv;
-	uint64_t	*idx;
-	size_t		 cap;
 };
 
 static uint64_t
@@ -81,75 +72,46 @@ keyhash(uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to)
 	    hash_mix64(to * 131 + tf + 0x9e3779b97f4a7c15ull);
 }
 
-#define FP(h)	((h) & 0xffffffff00000000ull)
-
-static void
-tab_grow(struct table *t)
+static uint64_t
+line_hash(const void *p)
 {
-	size_t i, j;
+	const struct line *l = p;
 
-	big_free(t->idx, t->cap, sizeof(*t->idx));
-	t->cap = t->cap ? t->cap * 2 : 4096;
-	t->idx = big_zalloc(t->cap, sizeof(*t->idx));
-	for (i = 0; i < t->n; i++) {
-		const struct line *l = &t->v[i];
-		uint64_t h = keyhash(l->fromf, l->fromoff, l->tof, l->tooff);
+	return keyhash(l->fromf, l->fromoff, l->tof, l->tooff);
+}
 
-		for (j = h & (t->cap - 1); t->idx[j] != 0;
-		    j = (j + 1) & (t->cap - 1))
-			;
-		t->idx[j] = FP(h) | (uint64_t)(i + 1);
-	}
+static int
+line_eq(const void *p, const void *q)
+{
+	const struct line *l = p, *k = q;
+
+	return l->fromf == k->fromf && l->fromoff == k->fromoff &&
+	    l->tof == k->tof && l->tooff == k->tooff;
 }
 
 static void
-tab_add(struct table *t, uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to,
+tab_add(struct ktab *t, uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to,
     uint64_t count, uint64_t mis)
 {
-	uint64_t h = keyhash(ff, fo, tf, to);
-	size_t j;
-	struct line *l;
+	struct line k = { .fromoff = fo, .tooff = to, .fromf = ff, .tof = tf },
+	    *l;
+	int added;
 
-	if ((t->n + 1) * 2 > t->cap)
-		tab_grow(t);
-	for (j = h & (t->cap - 1); t->idx[j] != 0;
-	    j = (j + 1) & (t->cap - 1)) {
-		if (FP(t->idx[j]) != FP(h))
-			continue;
-		l = &t->v[(t->idx[j] & 0xffffffffu) - 1];
-		if (l->fromf == ff && l->fromoff == fo && l->tof == tf &&
-		    l->tooff == to) {
-			l->count += count;
-			l->mis += mis;
-			return;
-		}
-	}
-	if (t->n >= 0xffffffffu)
+	if ((l = ktab_get(t, &k, keyhash(ff, fo, tf, to), line_eq,
+	    &added)) == NULL)
 		errx(1, "more than 2^32 distinct lines");
-	big_grow(&t->v, &t->capv, t->n + 1, sizeof(*t->v));
-	t->idx[j] = FP(h) | (uint64_t)(t->n + 1);
-	l = &t->v[t->n++];
-	l->fromf = ff;
-	l->fromoff = fo;
-	l->tof = tf;
-	l->tooff = to;
-	l->count = count;
-	l->mis = mis;
-}
-
-static void
-tab_free(struct table *t)
-{
-	big_free(t->v, t->capv, sizeof(*t->v));
-	big_free(t->idx, t->cap, sizeof(*t->idx));
+	if (added)
+		*l = k;
+	l->count += count;
+	l->mis += mis;
 }
 
 struct ctx {
 	struct boltbin	 bin;
 	struct cfgdis	*cd;
-	struct table	 lines;		/* LBR lines */
-	struct table	 samples;	/* no_lbr: (func, off) */
-	struct table	 mem;		/* (func, off, data object, off) */
+	struct ktab	 lines;		/* LBR lines */
+	struct ktab	 samples;	/* no_lbr: (func, off) */
+	struct ktab	 mem;		/* (func, off, data object, off) */
 	struct datatab	 dt;
 	int		 dtloaded;
 	uint64_t	 nmem, nmemfunc, nmemobj, nmemother;
@@ -303,7 +265,7 @@ write_mem(struct ctx *c, struct wbuf *w)
 	size_t i;
 
 	for (i = 0; i < c->mem.n; i++) {
-		const struct line *l = &c->mem.v[i];
+		const struct line *l = ktab_at(&c->mem, i);
 
 		put_mname(w, c->bin.ft.f[l->fromf - 1].name);
 		wb_hex(w, l->fromoff);
@@ -474,7 +436,7 @@ write_fdata(struct ctx *c, FILE *fp)
 		}
 		wb_putc(&w, '\n');
 		for (i = 0; i < c->samples.n; i++) {
-			const struct line *l = &c->samples.v[i];
+			const struct line *l = ktab_at(&c->samples, i);
 
 			put_loc(&w, c, l->fromf, l->fromoff);
 			wb_putc(&w, ' ');
@@ -483,7 +445,7 @@ write_fdata(struct ctx *c, FILE *fp)
 		}
 	} else {
 		for (i = 0; i < c->lines.n; i++) {
-			const struct line *l = &c->lines.v[i];
+			const struct line *l = ktab_at(&c->lines, i);
 
 			put_loc(&w, c, l->fromf, l->fromoff);
 			wb_putc(&w, ' ');
@@ -523,6 +485,9 @@ main(int argc, char **argv)
 
 	prog_init(argc, argv);
 	memset(&c, 0, sizeof(c));
+	ktab_init(&c.lines, sizeof(struct line), 4096, line_hash);
+	ktab_init(&c.samples, sizeof(struct line), 4096, line_hash);
+	ktab_init(&c.mem, sizeof(struct line), 4096, line_hash);
 	while ((ch = prog_getopt(argc, argv, ":M:o:vh", longopts, usage)) != -1) {
 		switch (ch) {
 		case 'B':
@@ -647,9 +612,9 @@ main(int argc, char **argv)
 	pa_close(&c.r);
 	cfgdis_close(c.cd);
 	boltbin_close(&c.bin);
-	tab_free(&c.lines);
-	tab_free(&c.samples);
-	tab_free(&c.mem);
+	ktab_free(&c.lines);
+	ktab_free(&c.samples);
+	ktab_free(&c.mem);
 	if (c.dtloaded)
 		datatab_free(&c.dt);
 	free(c.memfiles);

@@ -13,6 +13,7 @@
  * the input's function of the same name.  Entries are summed and written
  * sorted, B, F and S entries (what LLVM 19 reads) after E lines.
  */
+#include <err.h>
 #include <errno.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include "boltbin.h"
 #include "pa.h"
 #include "x86dec.h"
+#include "ktab.h"
 
 #include "batmap.h"
 
@@ -40,8 +42,8 @@ struct bin {
 	struct elf_seg	*xsegv;
 };
 
-/* output entries, summed: open addressing over (type, locations); a
- * slot is free while its type is PA_E (0), which is never emitted */
+/* output entries, summed by (type, locations) in a keyed table
+ * (ktab.h) */
 struct okey {
 	uint64_t	a[2];
 	uint32_t	obj[2];
@@ -52,11 +54,9 @@ struct oent {
 	struct okey	k;
 	uint64_t	count, mis;
 };
-#define OENT_USED(e)	((e)->k.type != PA_E)
-_Static_assert(PA_E == 0, "a zeroed slot is free");
 
-static struct oent *tab;
-static size_t	 tabcap, tabn, nwritten;
+static struct ktab otab;
+static size_t	 nwritten;
 
 static struct {
 	uint64_t	in, branches, traces, samples;
@@ -73,42 +73,36 @@ okhash(const struct okey *k)
 	    ((uint64_t)k->type << 32 | k->ev))));
 }
 
+static uint64_t
+oent_hash(const void *e)
+{
+	return okhash(&((const struct oent *)e)->k);
+}
+
+static int
+okey_eq(const void *e, const void *key)
+{
+	const struct okey *x = &((const struct oent *)e)->k, *k = key;
+
+	return x->a[0] == k->a[0] && x->a[1] == k->a[1] &&
+	    x->obj[0] == k->obj[0] && x->obj[1] == k->obj[1] &&
+	    x->type == k->type && x->ev == k->ev;
+}
+
 static void
 emit(const struct okey *k, uint64_t count, uint64_t mis)
 {
-	size_t i, mask;
-	struct oent *old;
-	size_t oldcap;
+	struct oent *e;
+	int added;
 
-	/* grown past three quarters full, not one half: linear probing
-	 * stays short with a mixed hash, and the table, the largest thing
-	 * batmap holds, is often half as large (the bench profile's 91384
-	 * entries: 131072 slots, 6 MB, not 12 MB and 18 during growth) */
-	if ((tabn + 1) * 4 > tabcap * 3) {
-		old = tab;
-		oldcap = tabcap;
-		tabcap = tabcap ? tabcap * 2 : 1 << 14;
-		tab = xcalloc(tabcap, sizeof(*tab));
-		tabn = 0;
-		for (i = 0; i < oldcap; i++)
-			if (OENT_USED(&old[i]))
-				emit(&old[i].k, old[i].count, old[i].mis);
-		free(old);
-	}
-	mask = tabcap - 1;
-	for (i = okhash(k) & mask; OENT_USED(&tab[i]); i = (i + 1) & mask)
-		if (tab[i].k.a[0] == k->a[0] && tab[i].k.a[1] == k->a[1] &&
-		    tab[i].k.obj[0] == k->obj[0] &&
-		    tab[i].k.obj[1] == k->obj[1] &&
-		    tab[i].k.type == k->type && tab[i].k.ev == k->ev) {
-			tab[i].count += count;
-			tab[i].mis += mis;
-			return;
-		}
-	tab[i].k = *k;
-	tab[i].count = count;
-	tab[i].mis = mis;
-	tabn++;
+	if (otab.recsz == 0)
+		ktab_init(&otab, sizeof(struct oent), 1 << 14, oent_hash);
+	if ((e = ktab_get(&otab, k, okhash(k), okey_eq, &added)) == NULL)
+		errx(1, "more than 2^32 distinct entries");
+	if (added)
+		e->k = *k;
+	e->count += count;
+	e->mis += mis;
 }
 
 /* output order: type, event, then each location by object and address */
@@ -822,20 +816,20 @@ write_out(FILE *fp, struct ctx *c)
 
 	size_t j, k;
 	uint32_t inobj = PA_OBJ_SELF;
+	struct oent *tab;
 
 	/* input locations bare, or with the input's build-id when the
 	 * stream named the BOLTed binary by its build-id anywhere */
 	if (c->bidseen && c->in.bb->bid[0] != '\0')
 		inobj = PA_OBJ_BUILDID(pa_intern_buildid(&c->r, c->in.bb->bid,
 		    strlen(c->in.bb->bid)));
-	for (i = 0; i < tabcap; i++)
-		if (OENT_USED(&tab[i])) {
-			tab[n] = tab[i];
-			for (k = 0; k < 2; k++)
-				if (tab[n].k.obj[k] == OBJ_INPUT)
-					tab[n].k.obj[k] = inobj;
-			n++;
-		}
+	ktab_drop_index(&otab);
+	tab = otab.v;
+	n = otab.n;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++)
+			if (tab[i].k.obj[k] == OBJ_INPUT)
+				tab[i].k.obj[k] = inobj;
 	if (n > 1) {
 		unsigned depth = 0;
 
@@ -1011,7 +1005,7 @@ translate_free(void)
 	free(c->blkoff);
 	free(c->blkidx);
 	free(c->pairs);
-	free(tab);
+	ktab_free(&otab);
 	boltbin_close(curin);
 	cur = NULL;
 }

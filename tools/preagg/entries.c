@@ -7,17 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bigmem.h"
+#include "ktab.h"
 #include "preagg.h"
-
-/* entries, dense, in order of first appearance, and an open-addressing
- * index over them: a slot holds the upper half of the key's hash and the
- * entry's number + 1, so probes stay in a small array that caches well */
-static struct entry *tab;
-static size_t tabcap;
-size_t tabn;
-static uint64_t *idx;
-static size_t idxcap;
 
 /* event names and (--merge) build-ids, interned by a reader's tables */
 static struct pa_reader names;
@@ -38,60 +29,43 @@ ehash(const struct entry *e)
 	return h ^ h >> 29 ^ h >> 41;
 }
 
-static int
-ekeyeq(const struct entry *x, const struct entry *y)
+static uint64_t
+ehash_rec(const void *e)
 {
+	return ehash(e);
+}
+
+/* the entries, summed by key (ktab.h): dense, in order of first
+ * appearance */
+struct ktab entries = {
+	.recsz = sizeof(struct entry), .mincap = 8192, .hash = ehash_rec
+};
+
+static int
+ekeyeq(const void *p, const void *q)
+{
+	const struct entry *x = p, *y = q;
+
 	return x->type == y->type && x->a[0] == y->a[0] &&
 	    x->a[1] == y->a[1] && x->a[2] == y->a[2] &&
 	    x->obj[0] == y->obj[0] && x->obj[1] == y->obj[1] &&
 	    x->obj[2] == y->obj[2] && x->ev == y->ev;
 }
 
-static void
-idx_grow(void)
-{
-	size_t i, j;
-
-	big_free(idx, idxcap, sizeof(*idx));
-	idxcap = idxcap ? idxcap * 2 : 8192;
-	idx = big_zalloc(idxcap, sizeof(*idx));
-	for (i = 0; i < tabn; i++) {
-		uint64_t h = ehash(&tab[i]);
-
-		for (j = h & (idxcap - 1); idx[j] != 0; j = (j + 1) & (idxcap - 1))
-			;
-		idx[j] = (h & 0xffffffff00000000ULL) | (uint64_t)(i + 1);
-	}
-}
-
 /* add count (and mis) to k's entry, h being ehash(k); -1 on overflow */
 static int
 add_entry_h(const struct entry *k, uint64_t h, uint64_t count, uint64_t mis)
 {
-	uint64_t fp;
-	size_t j;
 	struct entry *e;
+	int added;
 
-	if ((tabn + 1) * 2 > idxcap)
-		idx_grow();
-	fp = h & 0xffffffff00000000ULL;
-	for (j = h & (idxcap - 1); idx[j] != 0; j = (j + 1) & (idxcap - 1)) {
-		if ((idx[j] & 0xffffffff00000000ULL) != fp)
-			continue;
-		e = &tab[(idx[j] & 0xffffffff) - 1];
-		if (ekeyeq(e, k))
-			goto found;
-	}
-	if (tabn >= 0xffffffffU)
+	if ((e = ktab_get(&entries, k, h, ekeyeq, &added)) == NULL)
 		return -1;
-	big_grow(&tab, &tabcap, tabn + 1, sizeof(*tab));
-	e = &tab[tabn];
-	*e = *k;
-	e->count = e->mis = 0;
-	e->has_mis = 0;
-	idx[j] = fp | (uint64_t)(tabn + 1);
-	tabn++;
-found:
+	if (added) {
+		*e = *k;
+		e->count = e->mis = 0;
+		e->has_mis = 0;
+	}
 	e->has_mis |= k->has_mis;
 	if (e->count > UINT64_MAX - count || e->mis > UINT64_MAX - mis)
 		return -1;
@@ -134,8 +108,7 @@ void
 add_queued(const struct entry *k, uint64_t count, uint64_t mis,
     struct lineio *lr)
 {
-	struct pend *p, *q;
-	uint64_t slot;
+	struct pend *p;
 
 	if (pqn == PQ)
 		pq_one(lr);
@@ -145,17 +118,12 @@ add_queued(const struct entry *k, uint64_t count, uint64_t mis,
 	p->count = count;
 	p->mis = mis;
 	p->lineno = lr != NULL ? lr->lineno : 0;
-	if (idxcap == 0)
-		return;
-	__builtin_prefetch(&idx[p->h & (idxcap - 1)]);
+	ktab_prefetch(&entries, p->h);
 	/* halfway through the queue its index slot has arrived: start
 	 * loading the entry it names, when the fingerprint agrees */
-	if (pqn > PQ / 2) {
-		q = &pq[(pqhead + pqn - 1 - PQ / 2) % PQ];
-		slot = idx[q->h & (idxcap - 1)];
-		if (slot != 0 && ((slot ^ q->h) & 0xffffffff00000000ULL) == 0)
-			__builtin_prefetch(&tab[(slot & 0xffffffff) - 1], 1);
-	}
+	if (pqn > PQ / 2)
+		ktab_prefetch_rec(&entries,
+		    pq[(pqhead + pqn - 1 - PQ / 2) % PQ].h);
 }
 
 /* add everything queued */
@@ -399,18 +367,16 @@ write_entries(FILE *fp)
 	if (mflag)
 		bidrank = ranks(names.bids.s, names.bids.n, &bidsorted);
 	/* the table is sorted where it stands: this is the end of it */
-	v = tab;
-	for (i = 0; i < tabn; i++) {
+	v = entries.v;
+	for (i = 0; i < entries.n; i++) {
 		if (v[i].ev != PA_NO_EVENT && v[i].type == PA_S)
 			v[i].ev = evrank[v[i].ev];
 		for (j = 0; mflag && j < 3; j++)
 			if (v[i].obj[j] >= 2)
 				v[i].obj[j] = OBJ_BIN(bidrank[OBJ_INDEX(v[i].obj[j])]);
 	}
-	big_free(idx, idxcap, sizeof(*idx));
-	idx = NULL;
-	idxcap = 0;
-	sort_entries(v, tabn, 0);
+	ktab_drop_index(&entries);
+	sort_entries(v, entries.n, 0);
 	/* the writer names a build-id object from its table: in --merge the
 	 * sorted build-ids; aggregating, the binaries' build-ids when the
 	 * locations carry them, else none (plain addresses) */
@@ -425,7 +391,7 @@ write_entries(FILE *fp)
 		out.bids.n = (uint32_t)nbins;
 	}
 	wb_init(&w, fp, 1 << 16);
-	for (i = 0; i < tabn; i++) {
+	for (i = 0; i < entries.n; i++) {
 		const struct entry *e = &v[i];
 		struct pa_entry pe;
 

@@ -217,9 +217,9 @@ main(int argc, char *argv[])
 		    "selected binaries (%" PRIu64 " without branch stack), %"
 		    PRIu64 " branch-stack entries kept, %" PRIu64 " with a "
 		    "kernel end dropped; %zu distinct entries\n", progname,
-		    nsamples, nused, nnolbr, nbranches, nkernel, tabn);
+		    nsamples, nused, nnolbr, nbranches, nkernel, entries.n);
 	else if (vflag)
-		fprintf(stderr, "%s: %zu distinct entries\n", progname, tabn);
+		fprintf(stderr, "%s: %zu distinct entries\n", progname, entries.n);
 	if (vflag && memfile != NULL)
 		fprintf(stderr, "%s: %zu distinct memory samples\n", progname,
 		    memn);

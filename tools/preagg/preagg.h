@@ -36,6 +36,7 @@
 
 #include "util.h"
 #include "boltbin.h"
+#include "ktab.h"
 #include "pa.h"
 
 #define KERNEL_BASE	0xffff800000000000ULL
@@ -96,7 +97,7 @@ extern int fmt21, basic_only, branches_only, ignore_bid;
 extern uint64_t nsamples, nused, nnolbr, nbranches, nkernel;
 
 /* entries.c */
-extern size_t tabn;
+extern struct ktab entries;	/* the entries, summed */
 uint32_t event_index(const char *name, size_t len);
 const char *event_name(uint32_t);
 /* add an entry (queued, so that many additions overlap their cache

@@ -43,6 +43,7 @@
 #include "bat.h"
 #include "batbin.h"
 #include "bigmem.h"
+#include "ktab.h"
 #include "cfg.h"
 #include "functab.h"
 #include "pa.h"
@@ -83,14 +84,11 @@ struct bctx {
 					 * hot fragment h are kids[kidx[h]..
 					 * kidx[h + 1]) */
 	size_t		*kidx;
-	/* the records, summed by key: a dense array in the order keys come
-	 * (bigmem.h) under an open-addressing index of 8-byte slots, the
-	 * hash's high half and the record's position + 1 (0: empty), so
-	 * that a probe touches the records only on a likely match */
-	struct rec	*tab;
-	size_t		 n, captab;
-	uint64_t	*idx;
-	size_t		 capidx;
+	/* the records, summed by key (ktab.h); then, to be written, by
+	 * function (write_yaml) */
+	struct ktab	 recs;
+	struct rec	*byfunc;
+	size_t		 capbyfunc;
 	struct pa_reader r;
 	int		 lbr, samples;
 	char		*events;	/* E entries' names, "a:,b:" */
@@ -128,58 +126,34 @@ keyeq(const struct key *x, const struct key *y)
 	    x->from == y->from && x->to == y->to;
 }
 
-/* the index at twice the records (a load of at most one half) */
-static void
-grow_index(struct bctx *c)
+static uint64_t
+rec_hash(const void *r)
 {
-	size_t cap = c->capidx ? c->capidx * 2 : 4096, i, j;
-	uint64_t *idx = big_zalloc(cap, sizeof(*idx)), h;
+	return keyhash(&((const struct rec *)r)->k);
+}
 
-	for (i = 0; i < c->n; i++) {
-		h = keyhash(&c->tab[i].k);
-		for (j = h & (cap - 1); idx[j] != 0; j = (j + 1) & (cap - 1))
-			;
-		idx[j] = (h >> 32) << 32 | (uint64_t)(i + 1);
-	}
-	big_free(c->idx, c->capidx, sizeof(*c->idx));
-	c->idx = idx;
-	c->capidx = cap;
+static int
+rec_eq(const void *r, const void *k)
+{
+	return keyeq(&((const struct rec *)r)->k, k);
 }
 
 static void
 add(struct bctx *c, const struct key *k, uint64_t cnt, uint64_t mis)
 {
-	uint64_t h, tag, s;
-	size_t i, mask;
 	struct rec *r;
+	int added;
 
-	if (c->n >= UINT32_MAX - 1) {
+	if (c->recs.n >= UINT32_MAX - 1) {
 		fprintf(stderr, "%s: more than %u distinct entries\n", progname,
 		    UINT32_MAX - 2);
 		exit(1);
 	}
-	if ((c->n + 1) * 2 > c->capidx)
-		grow_index(c);
-	h = keyhash(k);
-	tag = (h >> 32) << 32;
-	mask = c->capidx - 1;
-	for (i = h & mask; (s = c->idx[i]) != 0; i = (i + 1) & mask) {
-		if ((s & ~(uint64_t)UINT32_MAX) != tag)
-			continue;
-		r = &c->tab[(uint32_t)s - 1];
-		if (keyeq(&r->k, k)) {
-			r->cnt += cnt;
-			r->mis += mis;
-			return;
-		}
-	}
-	if (c->n + 1 > c->captab)
-		big_grow(&c->tab, &c->captab, c->n + 1, sizeof(*c->tab));
-	r = &c->tab[c->n++];
-	r->k = *k;
-	r->cnt = cnt;
-	r->mis = mis;
-	c->idx[i] = tag | (uint64_t)c->n;
+	r = ktab_get(&c->recs, k, keyhash(k), rec_eq, &added);
+	if (added)
+		r->k = *k;
+	r->cnt += cnt;
+	r->mis += mis;
 }
 
 /* a location of the stream as (BOLTed function, offset in the input's
@@ -885,23 +859,24 @@ write_yaml(struct bctx *c, const char *outpath, const char *bolted)
 
 	/* the records by function (a counting sort), then each function's
 	 * by reccmp */
-	big_free(c->idx, c->capidx, sizeof(*c->idx));
-	c->idx = NULL;
-	c->capidx = 0;
-	n = c->n;
+	ktab_drop_index(&c->recs);
+	n = c->recs.n;
 	start = xcalloc(c->b.bin.ft.n + 2, sizeof(*start));
 	for (i = 0; i < n; i++)
-		start[c->tab[i].k.p + 1]++;
+		start[((struct rec *)ktab_at(&c->recs, i))->k.p + 1]++;
 	for (i = 0; i < c->b.bin.ft.n; i++)
 		start[i + 1] += start[i];
 	r = NULL;
 	cap = 0;
 	big_grow(&r, &cap, n + 1, sizeof(*r));
-	for (i = 0; i < n; i++)
-		r[start[c->tab[i].k.p]++] = c->tab[i];
-	big_free(c->tab, c->captab, sizeof(*c->tab));
-	c->tab = r;
-	c->captab = cap;
+	for (i = 0; i < n; i++) {
+		const struct rec *x = ktab_at(&c->recs, i);
+
+		r[start[x->k.p]++] = *x;
+	}
+	ktab_free(&c->recs);
+	c->byfunc = r;
+	c->capbyfunc = cap;
 	free(start);
 	sortctx = c;
 	for (lo = 0; lo < n; lo = hi) {
@@ -985,6 +960,7 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 
 	memset(&c, 0, sizeof(c));
 	c.stdhash = stdhash;
+	ktab_init(&c.recs, sizeof(struct rec), 4096, rec_hash);
 	if (batbin_open(&c.b, bolted, err, sizeof(err)) == -1 ||
 	    boltbin_load(&c.b.bin, 0, err, sizeof(err)) == -1 ||
 	    boltbin_open(&c.inb, input, 0, err, sizeof(err)) == -1) {
@@ -1026,8 +1002,8 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 		    (unsigned long long)c.nnoblock,
 		    (unsigned long long)c.nmismatch);
 	pa_close(&c.r);
-	big_free(c.tab, c.captab, sizeof(*c.tab));
-	big_free(c.idx, c.capidx, sizeof(*c.idx));
+	ktab_free(&c.recs);
+	big_free(c.byfunc, c.capbyfunc, sizeof(*c.byfunc));
 	free(c.events);
 	free(c.rev);
 	free(c.frag);

@@ -16,6 +16,7 @@
  * The graph is libbolt/cfgdis.c's, the one fdatawrite uses; the profile
  * on it and its conversion are graph.c's, shared with the BAT path.
  */
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 
 #include "util.h"
 #include "boltbin.h"
+#include "ktab.h"
 #include "cfg.h"
 #include "pa.h"
 #include "pawalk.h"
@@ -60,11 +62,6 @@ usage(void)
 	exit(0);
 }
 
-struct calltab {
-	struct ywg_call	*v;
-	size_t		 cap, n;
-};
-
 struct ctx {
 	struct boltbin	 bin;
 	struct cfgdis	*cd;
@@ -72,7 +69,7 @@ struct ctx {
 	struct pawalk	 w;
 	struct ywg_prof	**fp;		/* per function, NULL: no profile */
 	int		 *sampled;	/* -nl: per function */
-	struct calltab	 calls;
+	struct ktab	 calls;
 	uint64_t	 nmismatch;	/* branches not on the graph */
 	struct ywh	*h;		/* hashes, once a function has them */
 	int		 stdhash;	/* --hash-func=std-hash */
@@ -80,58 +77,45 @@ struct ctx {
 
 /* ------------------------------------------------------------------ */
 
-static size_t
-call_slot(const struct calltab *t, uint32_t ff, uint64_t off, uint32_t tf,
-    uint64_t to)
+/* the calls, summed by key (ktab.h) */
+static uint64_t
+call_keyhash(uint32_t ff, uint64_t off, uint32_t tf, uint64_t to)
 {
-	return (hash_mix64(off * 31 + ff) ^
-	    hash_mix64(to * 131 + tf + 0x9e3779b97f4a7c15ull)) &
-	    (t->cap - 1);
+	return hash_mix64(off * 31 + ff) ^
+	    hash_mix64(to * 131 + tf + 0x9e3779b97f4a7c15ull);
+}
+
+static uint64_t
+call_hash(const void *p)
+{
+	const struct ywg_call *c = p;
+
+	return call_keyhash(c->ff, c->off, c->tf, c->to);
+}
+
+static int
+call_eq(const void *p, const void *q)
+{
+	const struct ywg_call *c = p, *k = q;
+
+	return c->ff == k->ff && c->off == k->off && c->tf == k->tf &&
+	    c->to == k->to;
 }
 
 static void
-call_add(struct calltab *t, uint32_t ff, uint64_t off, uint32_t tf,
+call_add(struct ktab *t, uint32_t ff, uint64_t off, uint32_t tf,
     uint64_t to, uint64_t cnt, uint64_t mis)
 {
-	struct ywg_call *c;
-	size_t j, i;
+	struct ywg_call k = { .off = off, .to = to, .ff = ff, .tf = tf }, *c;
+	int added;
 
-	if ((t->n + 1) * 2 > t->cap) {
-		struct calltab n;
-
-		n.cap = t->cap ? t->cap * 2 : 1024;
-		n.v = xcalloc(n.cap, sizeof(*n.v));
-		n.n = t->n;
-		for (i = 0; i < t->cap; i++) {
-			if (!t->v[i].used)
-				continue;
-			for (j = call_slot(&n, t->v[i].ff, t->v[i].off,
-			    t->v[i].tf, t->v[i].to); n.v[j].used;
-			    j = (j + 1) & (n.cap - 1))
-				;
-			n.v[j] = t->v[i];
-		}
-		free(t->v);
-		*t = n;
-	}
-	for (j = call_slot(t, ff, off, tf, to); t->v[j].used;
-	    j = (j + 1) & (t->cap - 1)) {
-		c = &t->v[j];
-		if (c->ff == ff && c->off == off && c->tf == tf && c->to == to) {
-			c->cnt += cnt;
-			c->mis += mis;
-			return;
-		}
-	}
-	c = &t->v[j];
-	c->used = 1;
-	c->ff = ff;
-	c->off = off;
-	c->tf = tf;
-	c->to = to;
-	c->cnt = cnt;
-	c->mis = mis;
-	t->n++;
+	if ((c = ktab_get(t, &k, call_keyhash(ff, off, tf, to), call_eq,
+	    &added)) == NULL)
+		errx(1, "more than 2^32 distinct calls");
+	if (added)
+		*c = k;
+	c->cnt += cnt;
+	c->mis += mis;
 }
 
 /* ------------------------------------------------------------------ */
@@ -372,9 +356,8 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 	h.events = evs ? evs : "";
 	/* the calls, by function and offset */
 	cs = xcalloc(c->calls.n + 1, sizeof(*cs));
-	for (i = 0; i < c->calls.cap; i++)
-		if (c->calls.v[i].used)
-			cs[n++] = c->calls.v[i];
+	for (i = 0; i < c->calls.n; i++)
+		cs[n++] = *(const struct ywg_call *)ktab_at(&c->calls, i);
 	qsort(cs, n, sizeof(*cs), callcmp);
 	w = yw_start(&out, outpath, &h);
 	for (i = 0; i < c->bin.ft.n; i++) {
@@ -435,6 +418,7 @@ run_graph(const struct opts *o)
 
 	memset(&c, 0, sizeof(c));
 	c.stdhash = o->stdhash;
+	ktab_init(&c.calls, sizeof(struct ywg_call), 1024, call_hash);
 	if (boltbin_open(&c.bin, o->bin, 0, err, sizeof(err)) == -1 ||
 	    (c.cd = cfgdis_open(&c.bin.eo, &c.bin.ft, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "%s: %s\n", progname, err);
@@ -492,7 +476,7 @@ run_graph(const struct opts *o)
 		ywg_prof_free(c.fp[i]);
 	free(c.fp);
 	free(c.sampled);
-	free(c.calls.v);
+	ktab_free(&c.calls);
 	ywh_close(c.h);
 	pawalk_free(&c.w);
 	cfgdis_close(c.cd);

@@ -119,7 +119,6 @@ struct ywg_call {
 	uint64_t	off, to;
 	uint32_t	ff, tf;
 	uint64_t	cnt, mis;
-	int		used;
 };
 
 /* the callee a call site names (YAMLProfileWriter::setCSIDestination):
