@@ -648,50 +648,12 @@ insn_at(const struct fbuild *b, uint64_t off)
 	return lo < b->nin && b->in[lo].off == off ? (long)lo : -1;
 }
 
-/* v[0, n) in ascending order: quicksort, insertion sort for short runs
- * (qsort's callbacks cost more than the sorting of these short lists) */
-static void
-sort64(uint64_t *v, size_t n)
-{
-	while (n > 16) {
-		uint64_t p, t;
-		size_t i = 0, j = n - 1, m = n / 2;
-
-		/* median of three as the pivot */
-		if (v[m] < v[0]) { t = v[m]; v[m] = v[0]; v[0] = t; }
-		if (v[j] < v[0]) { t = v[j]; v[j] = v[0]; v[0] = t; }
-		if (v[j] < v[m]) { t = v[j]; v[j] = v[m]; v[m] = t; }
-		p = v[m];
-		for (;;) {
-			while (v[i] < p)
-				i++;
-			while (p < v[j])
-				j--;
-			if (i >= j)
-				break;
-			t = v[i]; v[i] = v[j]; v[j] = t;
-			i++;
-			j--;
-		}
-		/* [0, j] <= p <= [j + 1, n): recurse into the shorter */
-		if (j + 1 < n - j - 1) {
-			sort64(v, j + 1);
-			v += j + 1;
-			n -= j + 1;
-		} else {
-			sort64(v + j + 1, n - j - 1);
-			n = j + 1;
-		}
-	}
-	for (size_t i = 1; i < n; i++) {
-		uint64_t x = v[i];
-		size_t j = i;
-
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
+/* v[0, n) in ascending order (sort.h: qsort's callbacks cost more than
+ * the sorting of these short lists) */
+#define SORT_NAME	sort64
+#define SORT_TYPE	uint64_t
+#define SORT_LESS(a, b)	(*(a) < *(b))
+#include "sort.h"
 
 static size_t
 uniq(uint64_t *v, size_t n)

@@ -124,87 +124,11 @@ oentcmp(const struct oent *x, const struct oent *y)
 	return 0;
 }
 
-static inline void
-oswap(struct oent *x, struct oent *y)
-{
-	struct oent t = *x;
-
-	*x = *y;
-	*y = t;
-}
-
-static void
-osift(struct oent *v, size_t i, size_t n)
-{
-	size_t c;
-
-	while ((c = 2 * i + 1) < n) {
-		if (c + 1 < n && oentcmp(&v[c], &v[c + 1]) < 0)
-			c++;
-		if (oentcmp(&v[i], &v[c]) >= 0)
-			return;
-		oswap(&v[i], &v[c]);
-		i = c;
-	}
-}
-
-/* introsort with the comparison inlined (qsort's indirect merge sort of
- * these 56-byte entries cost more than all the translating): quicksort,
- * median of three, heapsort past 2 log2 n levels, insertion sort below
- * 16 entries */
-static void
-osort(struct oent *v, size_t n, unsigned depth)
-{
-	size_t i, j, m;
-
-	while (n > 16) {
-		if (depth-- == 0) {
-			for (i = n / 2; i-- > 0;)
-				osift(v, i, n);
-			for (i = n; i-- > 1;) {
-				oswap(&v[0], &v[i]);
-				osift(v, 0, i);
-			}
-			return;
-		}
-		m = n / 2;
-		if (oentcmp(&v[m], &v[0]) < 0)
-			oswap(&v[m], &v[0]);
-		if (oentcmp(&v[n - 1], &v[m]) < 0) {
-			oswap(&v[n - 1], &v[m]);
-			if (oentcmp(&v[m], &v[0]) < 0)
-				oswap(&v[m], &v[0]);
-		}
-		/* the pivot to v[0]; v[n - 1] >= it stops the scan up */
-		oswap(&v[0], &v[m]);
-		i = 0;
-		j = n - 1;
-		for (;;) {
-			do
-				i++;
-			while (oentcmp(&v[i], &v[0]) < 0);
-			do
-				j--;
-			while (oentcmp(&v[0], &v[j]) < 0);
-			if (i >= j)
-				break;
-			oswap(&v[i], &v[j]);
-		}
-		oswap(&v[0], &v[j]);
-		/* the smaller side by recursion, the larger by the loop */
-		if (j < n - j - 1) {
-			osort(v, j, depth);
-			v += j + 1;
-			n -= j + 1;
-		} else {
-			osort(v + j + 1, n - j - 1, depth);
-			n = j;
-		}
-	}
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && oentcmp(&v[j], &v[j - 1]) < 0; j--)
-			oswap(&v[j], &v[j - 1]);
-}
+/* sorted where they stand (sort.h) */
+#define SORT_NAME	osort
+#define SORT_TYPE	struct oent
+#define SORT_LESS(a, b)	(oentcmp(a, b) < 0)
+#include "sort.h"
 
 static void
 load_bin(struct bin *b, struct boltbin *bb, const char *path, int code)
@@ -830,13 +754,7 @@ write_out(FILE *fp, struct ctx *c)
 		for (k = 0; k < 2; k++)
 			if (tab[i].k.obj[k] == OBJ_INPUT)
 				tab[i].k.obj[k] = inobj;
-	if (n > 1) {
-		unsigned depth = 0;
-
-		for (i = n; i > 1; i >>= 1)
-			depth += 2;
-		osort(tab, n, depth);
-	}
+	osort(tab, n);
 	/* an input location and a bare one passed through can now be equal */
 	for (i = j = 0; i < n; i++) {
 		if (j > 0 && oentcmp(&tab[j - 1], &tab[i]) == 0) {

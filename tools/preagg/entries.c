@@ -248,74 +248,11 @@ entcmp(const void *a, const void *b)
 	return 0;
 }
 
-/* an in-place introsort of the entries: quicksort with the median of
- * three, insertion sort for short runs, and glibc's qsort past a depth
- * that only adversarial orders reach.  In place, with the comparison
- * inlined, it moves no pointers and touches no new memory (qsort sorts
- * elements this big indirectly, then permutes them). */
-static void
-swap_entries(struct entry *a, struct entry *b)
-{
-	struct entry t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-static void
-sort_entries(struct entry *v, size_t n, unsigned depth)
-{
-	while (n > 16) {
-		struct entry *m = v + n / 2, *l = v + n - 1, pivot;
-		size_t i, j;
-
-		if (depth++ > 64) {
-			qsort(v, n, sizeof(*v), entcmp);
-			return;
-		}
-		if (entcmp(m, v) < 0)
-			swap_entries(m, v);
-		if (entcmp(l, m) < 0) {
-			swap_entries(l, m);
-			if (entcmp(m, v) < 0)
-				swap_entries(m, v);
-		}
-		pivot = *m;
-		/* Hoare partition: [0, j] <= pivot <= [j + 1, n) */
-		i = 0;
-		j = n - 1;
-		for (;;) {
-			while (entcmp(&v[i], &pivot) < 0)
-				i++;
-			while (entcmp(&pivot, &v[j]) < 0)
-				j--;
-			if (i >= j)
-				break;
-			swap_entries(&v[i], &v[j]);
-			i++;
-			j--;
-		}
-		/* the smaller side recursively, the larger in the loop */
-		if (j + 1 < n - (j + 1)) {
-			sort_entries(v, j + 1, depth);
-			v += j + 1;
-			n -= j + 1;
-		} else {
-			sort_entries(v + j + 1, n - (j + 1), depth);
-			n = j + 1;
-		}
-	}
-	for (size_t i = 1; i < n; i++) {
-		struct entry t = v[i];
-		size_t k = i;
-
-		while (k > 0 && entcmp(&t, &v[k - 1]) < 0) {
-			v[k] = v[k - 1];
-			k--;
-		}
-		v[k] = t;
-	}
-}
+/* the entries in output order, sorted where they stand (sort.h) */
+#define SORT_NAME	sort_entries
+#define SORT_TYPE	struct entry
+#define SORT_LESS(a, b)	(entcmp(a, b) < 0)
+#include "sort.h"
 
 static int
 strpcmp(const void *a, const void *b)
@@ -376,7 +313,7 @@ write_entries(FILE *fp)
 				v[i].obj[j] = OBJ_BIN(bidrank[OBJ_INDEX(v[i].obj[j])]);
 	}
 	ktab_drop_index(&entries);
-	sort_entries(v, entries.n, 0);
+	sort_entries(v, entries.n);
 	/* the writer names a build-id object from its table: in --merge the
 	 * sorted build-ids; aggregating, the binaries' build-ids when the
 	 * locations carry them, else none (plain addresses) */

@@ -410,12 +410,29 @@ vless(const struct vpair *a, const struct vpair *b, int bycount)
 	return bycount ? a->count > b->count : a->value < b->value;
 }
 
+/* a value with its place, for a stable sort through sort.h: ties keep
+ * their order by place */
+struct vpos {
+	struct vpair	p;
+	size_t		pos;
+};
+#define SORT_NAME	vsort_value
+#define SORT_TYPE	struct vpos
+#define SORT_LESS(a, b)	((a)->p.value != (b)->p.value ? \
+			    (a)->p.value < (b)->p.value : (a)->pos < (b)->pos)
+#include "sort.h"
+#define SORT_NAME	vsort_count
+#define SORT_TYPE	struct vpos
+#define SORT_LESS(a, b)	((a)->p.count != (b)->p.count ? \
+			    (a)->p.count > (b)->p.count : (a)->pos < (b)->pos)
+#include "sort.h"
+
 /* stable sort: by value ascending, or by count descending */
 static void
 vsort(struct vpair *v, size_t n, int bycount)
 {
-	struct vpair *t;
-	size_t w, i;
+	struct vpos *t;
+	size_t i;
 
 	if (n < 2)
 		return;
@@ -423,39 +440,17 @@ vsort(struct vpair *v, size_t n, int bycount)
 		continue;
 	if (i == n)
 		return;		/* sorted already, the common case */
-	if (n <= 24) {
-		for (i = 1; i < n; i++) {
-			struct vpair x = v[i];
-			size_t j = i;
-
-			while (j > 0 && vless(&x, &v[j - 1], bycount)) {
-				v[j] = v[j - 1];
-				j--;
-			}
-			v[j] = x;
-		}
-		return;
-	}
 	t = xreallocarray(NULL, n, sizeof(*t));
-	for (w = 1; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t a = i, am = i + w < n ? i + w : n;
-			size_t b = am, bm = i + 2 * w < n ? i + 2 * w : n;
-			size_t o = i;
-
-			while (a < am && b < bm) {
-				if (vless(&v[b], &v[a], bycount))
-					t[o++] = v[b++];
-				else
-					t[o++] = v[a++];
-			}
-			while (a < am)
-				t[o++] = v[a++];
-			while (b < bm)
-				t[o++] = v[b++];
-		}
-		memcpy(v, t, n * sizeof(*v));
+	for (i = 0; i < n; i++) {
+		t[i].p = v[i];
+		t[i].pos = i;
 	}
+	if (bycount)
+		vsort_count(t, n);
+	else
+		vsort_value(t, n);
+	for (i = 0; i < n; i++)
+		v[i] = t[i].p;
 	free(t);
 }
 
