@@ -1718,30 +1718,17 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 	return 0;
 }
 
-/* functab_find's index (at most 2^18 slots): a lookup starts at the
- * slot's function and steps over the few that start within the slot */
+static uint64_t
+func_start(const void *arg, size_t i)
+{
+	return ((const struct functab *)arg)->f[i].addr;
+}
+
+/* functab_find's index */
 static void
 addr_index(struct functab *ft)
 {
-	uint64_t span;
-	size_t i, k;
-
-	if (ft->n == 0)
-		return;
-	ft->abase = ft->f[0].addr;
-	span = ft->f[ft->n - 1].addr - ft->abase;
-	for (ft->ashift = 4; ft->ashift < 63 &&
-	    (span >> ft->ashift) >= ((uint64_t)1 << 18); ft->ashift++)
-		;
-	ft->naidx = (size_t)(span >> ft->ashift) + 1;
-	ft->aidx = xcalloc(ft->naidx, sizeof(*ft->aidx));
-	for (i = k = 0; k < ft->naidx; k++) {
-		uint64_t g = ft->abase + ((uint64_t)k << ft->ashift);
-
-		while (i + 1 < ft->n && ft->f[i + 1].addr <= g)
-			i++;
-		ft->aidx[k] = (uint32_t)i;
-	}
+	addrix_build(&ft->aix, ft->n, func_start, ft);
 }
 
 void
@@ -1760,35 +1747,19 @@ functab_free(struct functab *ft)
 	free(ft->regs);
 	free(ft->nameidx);
 	free(ft->nameof);
-	free(ft->aidx);
+	addrix_free(&ft->aix);
 	memset(ft, 0, sizeof(*ft));
 }
 
 const struct bfunc *
 functab_find(const struct functab *ft, uint64_t a)
 {
-	size_t lo = 0, hi = ft->n, m, i;
+	long i = addrix_find(&ft->aix, a);
 	const struct bfunc *f;
-	uint64_t k;
 
-	if (ft->aidx != NULL && a >= ft->abase &&
-	    (k = (a - ft->abase) >> ft->ashift) < ft->naidx) {
-		for (i = ft->aidx[k]; i + 1 < ft->n && ft->f[i + 1].addr <= a;
-		    i++)
-			;
-		f = &ft->f[i];
-		return a - f->addr < f->maxsize ? f : NULL;
-	}
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (ft->f[m].addr <= a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	if (lo == 0)
+	if (i < 0)
 		return NULL;
-	f = &ft->f[lo - 1];
+	f = &ft->f[i];
 	return a - f->addr < f->maxsize ? f : NULL;
 }
 

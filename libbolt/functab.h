@@ -16,6 +16,7 @@
 
 #include "util.h"
 #include "elfobj.h"
+#include "addrix.h"
 
 #define BF_LOCAL	0x01u	/* its name is a local symbol's (name/N) */
 #define BF_FRAGMENT	0x02u	/* a .cold fragment; parent says of what */
@@ -109,12 +110,9 @@ struct functab {
 	size_t		 nameidxcap, nnames;
 	char		**strs;
 	size_t		 nstrs, strscap;
-	/* private: functab_find's index: for each 2^ashift bytes from
-	 * abase, the last function starting at or before them */
-	uint32_t	*aidx;
-	size_t		 naidx;
-	uint64_t	 abase;
-	unsigned	 ashift;
+	/* functab_find's index of the functions' starts (addrix.h; its
+	 * starts are f[i].addr, dense) */
+	struct addrix	 aix;
 };
 
 /* read the function table of eo (whose symbols need not be loaded yet);

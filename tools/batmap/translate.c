@@ -254,12 +254,8 @@ struct ctx {
 	size_t		 paircap;
 	struct batmatch	 m;		/* BOLTed function -> input */
 	struct fn	*fn;		/* per BOLTed function (bo.bb->ft.f) */
-	uint64_t	*fstart;	/* bo.bb->ft.f[i].addr, dense */
-	/* functions by address bucket: the functions starting in bucket b
-	 * ((a - flo) >> fshift) are fbkt[b] .. fbkt[b + 1] - 1 */
-	uint32_t	*fbkt;
-	uint64_t	 flo, nbkt;
-	unsigned	 fshift;
+	const uint64_t	*fstart;	/* bo.bb->ft.f[i].addr, dense (the
+					 * function table's index's) */
 	/* per hot fragment, the input offsets of its function's blocks
 	 * (from all its fragments), sorted: blkoff[blkidx[h]..blkidx[h+1]) */
 	uint32_t	*blkoff;
@@ -405,31 +401,6 @@ credited(struct ctx *c, const struct bfunc *bf)
 	return bf;
 }
 
-/* the address buckets over the functions' starts: at most two buckets a
- * function (or 1024), of 16 bytes or more */
-static void
-index_starts(struct ctx *c)
-{
-	const struct functab *ft = &c->bo.bb->ft;
-	uint64_t span, b;
-	size_t i;
-
-	if (ft->n == 0)
-		return;
-	c->flo = ft->f[0].addr;
-	span = ft->f[ft->n - 1].addr - c->flo;
-	c->fshift = 4;
-	while (c->fshift < 63 && (span >> c->fshift) >= 2 * (uint64_t)ft->n &&
-	    (span >> c->fshift) >= 1024)
-		c->fshift++;
-	c->nbkt = (span >> c->fshift) + 1;
-	c->fbkt = xcalloc((size_t)c->nbkt + 1, sizeof(*c->fbkt));
-	for (i = 0; i < ft->n; i++)
-		c->fbkt[((ft->f[i].addr - c->flo) >> c->fshift) + 1]++;
-	for (b = 0; b < c->nbkt; b++)
-		c->fbkt[b + 1] += c->fbkt[b];
-}
-
 /* is the source a, in function fi of the BOLTed binary, a return.
  * perf2bolt 19 asks the function it disassembled for its instruction at
  * the offset, so bytes inside an instruction that read as a return are
@@ -470,12 +441,10 @@ index_funcs(struct ctx *c)
 	struct fn *x;
 	size_t i;
 
-	index_starts(c);
 	c->fn = xcalloc(ft->n ? ft->n : 1, sizeof(*c->fn));
-	c->fstart = xcalloc(ft->n ? ft->n : 1, sizeof(*c->fstart));
+	c->fstart = ft->aix.start;
 	for (i = 0; i < ft->n; i++) {
 		x = &c->fn[i];
-		c->fstart[i] = ft->f[i].addr;
 		x->frag = bat_find(&c->b->bat, ft->f[i].addr);
 		x->cred = credited(c, &ft->f[i]);
 		x->credfrag = x->cred == &ft->f[i] ? x->frag :
@@ -484,38 +453,13 @@ index_funcs(struct ctx *c)
 	}
 }
 
-/* functab_find over the dense starts: the function's index, -1 if none */
+/* the BOLTed function holding a (functab_find): its index, -1 if none */
 static long
 func_at(const struct ctx *c, uint64_t a)
 {
-	size_t lo = 0, hi = c->bo.bb->ft.n, m;
-	uint64_t b;
+	const struct bfunc *f = functab_find(&c->bo.bb->ft, a);
 
-	if (hi == 0 || a < c->flo)
-		return -1;
-	/* the last start at or below a: in a's bucket, else the last of
-	 * the buckets below */
-	b = (a - c->flo) >> c->fshift;
-	if (b < c->nbkt) {
-		lo = c->fbkt[b];
-		hi = c->fbkt[b + 1];
-		if (lo == hi) {
-			/* none starts in it: the last one before */
-			return lo == 0 || a - c->fstart[lo - 1] >=
-			    c->bo.bb->ft.f[lo - 1].maxsize ? -1 : (long)(lo - 1);
-		}
-	} else
-		lo = hi - 1;
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (c->fstart[m] <= a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	if (lo == 0 || a - c->fstart[lo - 1] >= c->bo.bb->ft.f[lo - 1].maxsize)
-		return -1;
-	return (long)(lo - 1);
+	return f != NULL ? (long)(f - c->bo.bb->ft.f) : -1;
 }
 
 /* an end of a branch, at the address a of the BOLTed binary in its
@@ -917,8 +861,6 @@ translate_free(void)
 	free(c->bo.xsegv);
 	free(c->in.xsegv);
 	free(c->fn);
-	free(c->fstart);
-	free(c->fbkt);
 	batmatch_free(&c->m);
 	free(c->blkoff);
 	free(c->blkidx);

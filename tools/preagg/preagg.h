@@ -37,6 +37,7 @@
 #include "util.h"
 #include "boltbin.h"
 #include "ktab.h"
+#include "addrix.h"
 #include "pa.h"
 
 #define KERNEL_BASE	0xffff800000000000ULL
@@ -66,10 +67,7 @@ struct binary {
 	struct func	*funcs;
 	size_t		 nfuncs;
 	uint64_t	 imglo, imghi;	/* its PT_LOAD segments' span */
-	uint32_t	*blk;		/* func_index: the block table */
-	size_t		 nblk;
-	uint64_t	 lo;
-	unsigned	 blkshift;
+	struct addrix	 aix;		/* func_index: the funcs' starts */
 };
 
 struct mapping {

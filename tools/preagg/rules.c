@@ -68,53 +68,30 @@ adjust(const struct mapping *m, uint64_t a)
 	return a;
 }
 
-/* the block table of a binary: for each 2^blkshift bytes of its code
- * range, the first function that may hold an address of the block, so
- * that a lookup is an index and a step or two, not a binary search over
+static uint64_t
+func_start(const void *arg, size_t i)
+{
+	return ((const struct binary *)arg)->funcs[i].start;
+}
+
+/* the address index of a binary's functions (addrix.h), so that a
+ * lookup is an index and a step or two, not a binary search over
  * thousands of functions per address */
 void
 func_index(struct binary *b)
 {
-	uint64_t lo, hi, span, k;
-	size_t i, n;
-
-	if (b->nfuncs == 0)
-		return;
-	lo = b->funcs[0].start;
-	hi = b->funcs[b->nfuncs - 1].end;
-	span = hi - lo;
-	b->blkshift = 4;
-	while ((span >> b->blkshift) >= ((uint64_t)1 << 20))
-		b->blkshift++;
-	n = (size_t)(span >> b->blkshift) + 1;
-	b->blk = xcalloc(n, sizeof(*b->blk));
-	b->nblk = n;
-	b->lo = lo;
-	/* blk[k]: the last function starting at or before the block's
-	 * start, or the first function when none does */
-	for (k = 0, i = 0; k < n; k++) {
-		uint64_t start = lo + (k << b->blkshift);
-
-		while (i + 1 < b->nfuncs && b->funcs[i + 1].start <= start)
-			i++;
-		b->blk[k] = (uint32_t)i;
-	}
+	addrix_build(&b->aix, b->nfuncs, func_start, b);
 }
 
 /* index + 1 of the function holding a (up to BOLT's MaxSize), 0 if none */
 size_t
 func_of(const struct binary *b, uint64_t a)
 {
-	size_t i;
+	long i = addrix_find(&b->aix, a);
 
-	if (a < b->lo || b->nblk == 0 || ((a - b->lo) >> b->blkshift) >= b->nblk)
+	if (i < 0 || a >= b->funcs[i].end)
 		return 0;
-	i = b->blk[(a - b->lo) >> b->blkshift];
-	while (i + 1 < b->nfuncs && b->funcs[i + 1].start <= a)
-		i++;
-	if (a < b->funcs[i].start || a >= b->funcs[i].end)
-		return 0;
-	return i + 1;
+	return (size_t)i + 1;
 }
 
 /* resolve a runtime address: binary index (or -1) and its address */
