@@ -2341,21 +2341,9 @@ bytes_return(struct cfgdis *d, uint64_t a)
 		if (x86d_decode(p, left, &x))
 			return x.kind == X86D_RET;
 	}
-	/* every encoding Capstone decodes as a return has c2, c3, ca or cb
-	 * after its prefixes and REX: other bytes need no decoding */
-	{
-		size_t k;
-
-		for (k = 0; k < left && (p[k] == 0x26 || p[k] == 0x2e ||
-		    p[k] == 0x36 || p[k] == 0x3e || p[k] == 0x64 ||
-		    p[k] == 0x65 || p[k] == 0x66 || p[k] == 0x67 ||
-		    p[k] == 0xf0 || p[k] == 0xf2 || p[k] == 0xf3 ||
-		    (p[k] & 0xf0) == 0x40); k++)
-			;
-		if (k == left || (p[k] != 0xc2 && p[k] != 0xc3 &&
-		    p[k] != 0xca && p[k] != 0xcb))
-			return 0;
-	}
+	/* other bytes need no decoding */
+	if (!x86d_ret_bytes(p, left))
+		return 0;
 	ci = cs_malloc(d->csn);
 	if (cs_disasm_iter(d->csn, &p, &left, &addr, ci))
 		r = ci->id == X86_INS_RET || ci->id == X86_INS_RETF ||

@@ -351,3 +351,19 @@ decode1(const uint8_t *p, size_t n, size_t k, int opsz, int seg,
 	}
 	return 0;
 }
+
+int
+x86d_ret_bytes(const uint8_t *p, size_t n)
+{
+	size_t k;
+
+	if (n > 15)
+		n = 15;		/* the longest instruction */
+	for (k = 0; k < n && (p[k] == 0x26 || p[k] == 0x2e ||
+	    p[k] == 0x36 || p[k] == 0x3e || p[k] == 0x64 || p[k] == 0x65 ||
+	    p[k] == 0x66 || p[k] == 0x67 || p[k] == 0xf0 || p[k] == 0xf2 ||
+	    p[k] == 0xf3 || (p[k] & 0xf0) == 0x40); k++)
+		;
+	return k < n && (p[k] == 0xc2 || p[k] == 0xc3 || p[k] == 0xca ||
+	    p[k] == 0xcb);
+}

@@ -45,4 +45,10 @@ struct x86d {
  * else 0 (decode it otherwise) */
 int	 x86d_decode(const uint8_t *p, size_t n, struct x86d *d);
 
+/* the one return detector's screen: whether p[0, n) may encode a return,
+ * c2, c3, ca or cb after legacy prefixes and REX (every encoding
+ * Capstone, like LLVM's MCPlusBuilder::isReturn, reads as a return has
+ * that form; cfgdis decodes what passes, batmap takes it as it is) */
+int	 x86d_ret_bytes(const uint8_t *p, size_t n);
+
 #endif

@@ -182,24 +182,6 @@ code_at(const struct bin *b, uint64_t a, size_t *n)
 	return NULL;
 }
 
-/* the bytes at p (n of them) are a return's (what MCPlusBuilder::isReturn
- * says for x86-64: ret, ret imm16, lret, after legacy prefixes and REX) */
-static int
-ret_bytes(const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n && i < 4; i++) {
-		/* legacy prefixes (rep, bnd, operand size) and REX */
-		if (p[i] == 0xf3 || p[i] == 0xf2 || p[i] == 0x66 ||
-		    (p[i] & 0xf0) == 0x40)
-			continue;
-		return p[i] == 0xc3 || p[i] == 0xc2 || p[i] == 0xcb ||
-		    p[i] == 0xca;
-	}
-	return 0;
-}
-
 /* what translating an address of a BOLTed function needs, worked out
  * once per function */
 struct fn {
@@ -229,7 +211,7 @@ decode_rets(struct fn *x, const uint8_t *p, size_t n)
 	struct x86d d;
 
 	while (off < n && x86d_decode(p + off, n - off, &d)) {
-		if (ret_bytes(p + off, d.len)) {
+		if (x86d_ret_bytes(p + off, d.len)) {
 			xgrow(&x->rets, &cap, x->nrets + 1, sizeof(*x->rets));
 			x->rets[x->nrets++] = off;
 		}
@@ -419,7 +401,7 @@ source_is_return(struct ctx *c, long fi, uint64_t a)
 	size_t n;
 	uint64_t off = a - c->fstart[fi];
 
-	if ((p = code_at(&c->bo, a, &n)) == NULL || !ret_bytes(p, n))
+	if ((p = code_at(&c->bo, a, &n)) == NULL || !x86d_ret_bytes(p, n))
 		return 0;
 	if (x->frag != NULL)
 		return (e = bat_entry_at(x->frag, off)) != NULL &&
