@@ -40,7 +40,40 @@ lr_open(struct lineio *lr, const char *path)
 	/* zeroed, so that the padding past the data is never uninitialised */
 	lr->mem = xcalloc(1, lr->cap + LR_PAD);
 	lr->nulat = SIZE_MAX;
+	lr->maxline = LR_MAXLINE;
 	return 0;
+}
+
+/* a soft reader whose block holds p[0, n) */
+static void
+open_soft(struct lineio *lr, int fd, const void *p, size_t n,
+    size_t maxline)
+{
+	memset(lr, 0, sizeof(*lr));
+	lr->fd = fd;
+	lr->name = "";
+	lr->soft = 1;
+	lr->maxline = maxline;
+	lr->cap = n > LR_BLOCK ? n : LR_BLOCK;
+	lr->mem = xcalloc(1, lr->cap + LR_PAD);
+	if (n > 0)
+		memcpy(lr->mem, p, n);
+	lr->end = n;
+	lr->nulat = SIZE_MAX;
+}
+
+void
+lr_open_fd(struct lineio *lr, int fd, const void *pre, size_t plen,
+    size_t maxline)
+{
+	open_soft(lr, fd, pre, plen, maxline);
+}
+
+void
+lr_open_mem(struct lineio *lr, const void *buf, size_t len, size_t maxline)
+{
+	open_soft(lr, -1, buf, len, maxline);
+	lr->eof = 1;
 }
 
 /* read more into the block; 0 at EOF */
@@ -57,10 +90,16 @@ fill(struct lineio *lr)
 			lr->nulat -= lr->start;
 		lr->start = 0;
 	}
+	if (lr->fd < 0 || lr->err)
+		return 0;
 	if (lr->end == lr->cap) {
-		if (lr->cap >= LR_MAXLINE) {
+		if (lr->cap >= lr->maxline) {
+			if (lr->soft) {
+				lr->err = EFBIG;
+				return 0;
+			}
 			lr->lineno++;
-			lr_errx(lr, "line longer than %zu bytes", LR_MAXLINE);
+			lr_errx(lr, "line longer than %zu bytes", lr->maxline);
 		}
 		lr->mem = xrealloc(lr->mem, lr->cap * 2 + LR_PAD);
 		memset(lr->mem + lr->cap + LR_PAD, 0, lr->cap);
@@ -69,11 +108,15 @@ fill(struct lineio *lr)
 	do
 		n = read(lr->fd, lr->mem + lr->end, lr->cap - lr->end);
 	while (n == -1 && errno == EINTR);
-	if (n == -1)
-		err(1, "%s", lr->name);
+	if (n == -1) {
+		if (!lr->soft)
+			err(1, "%s", lr->name);
+		lr->err = errno;
+		return 0;
+	}
 	if (n == 0)
 		return 0;
-	if (lr->nulat == SIZE_MAX &&
+	if (!lr->soft && lr->nulat == SIZE_MAX &&
 	    (z = memchr(lr->mem + lr->end, '\0', (size_t)n)) != NULL)
 		lr->nulat = (size_t)(z - lr->mem);
 	lr->end += (size_t)n;
@@ -127,7 +170,7 @@ lr_next(struct lineio *lr)
 			return take(lr, nl);
 		scanned = lr->end - lr->start;
 		if (lr->eof || !fill(lr))
-			return at_eof(lr);
+			return lr->err ? 0 : at_eof(lr);
 	}
 }
 
@@ -141,6 +184,15 @@ lr_next_buffered(struct lineio *lr)
 	if (lr->eof)
 		return at_eof(lr);
 	return -1;
+}
+
+const char *
+lr_peek(struct lineio *lr, size_t want, size_t *have)
+{
+	while (lr->end - lr->start < want && !lr->eof && fill(lr))
+		;
+	*have = lr->end - lr->start;
+	return lr->mem + lr->start;
 }
 
 void

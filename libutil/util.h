@@ -81,32 +81,47 @@ char	*vis_str(char *dst, size_t dstlen, const char *s, size_t len);
  * bytes: s must have 16 readable bytes (lineio's LR_PAD) */
 #include "hexscan.h"
 
-/* lineio.c: line reader that knows file and line number.  It reads the
- * input in big blocks and hands out lines in place, without copying; the
- * current line is followed by at least LR_PAD readable bytes, so that a
- * parser may load whole words up to LR_PAD bytes past any position up to
- * and including the terminating NUL (see hexscan). */
+/* lineio.c: the one line reader: it knows file and line number, reads
+ * the input in big blocks and hands out lines in place, without copying;
+ * the current line is followed by at least LR_PAD readable bytes, so that
+ * a parser may load whole words up to LR_PAD bytes past any position up
+ * to and including the terminating NUL (see hexscan).  A trailing CR is
+ * dropped. */
 #define LR_PAD	64
 struct lineio {
-	int		 fd;
+	int		 fd;		/* -1: a buffer (lr_open_mem) */
 	const char	*name;		/* "<stdin>" for stdin */
 	char		*buf;		/* the current line, NUL-terminated, no LF */
 	size_t		 len;		/* of the current line */
 	uint64_t	 lineno;	/* 1-based number of the current line */
 	int		 owned;		/* fd is ours to close */
 	int		 eof;
+	int		 soft;		/* errors end the input, in err, rather
+					 * than the program; NUL bytes are
+					 * data (lr_open_fd, lr_open_mem) */
+	int		 err;		/* soft: errno of what ended it */
+	size_t		 maxline;	/* longer lines are an error */
 	char		*mem;		/* the block: lines not handed out yet */
 	size_t		 cap, start, end;
 	size_t		 nulat;		/* offset of a NUL read, SIZE_MAX if none */
 };
 /* open path ("-" or NULL: stdin); returns -1 with errno set on failure */
 int	 lr_open(struct lineio *, const char *path);
-/* next line into lr->buf; 1 = got one, 0 = EOF; dies on read error and on
- * a NUL byte in a line */
+/* soft readers, for a parser that reports its own errors (prfraw2idx's
+ * text forms): an open fd whose first plen bytes, pre, were read already;
+ * or the bytes buf[0, len).  Lines up to maxline bytes. */
+void	 lr_open_fd(struct lineio *, int fd, const void *pre, size_t plen,
+	    size_t maxline);
+void	 lr_open_mem(struct lineio *, const void *buf, size_t len,
+	    size_t maxline);
+/* next line into lr->buf; 1 = got one, 0 = EOF (or, soft, an error); dies
+ * on read error and on a NUL byte in a line */
 int	 lr_next(struct lineio *);
 /* as lr_next, but -1 rather than read more: the lines handed out so far
  * stay where they are until lr_next is called */
 int	 lr_next_buffered(struct lineio *);
+/* the unread input: at least want bytes of it, unless it ends first */
+const char *lr_peek(struct lineio *, size_t want, size_t *have);
 void	 lr_close(struct lineio *);
 /* "tool: file:line: msg" then exit 1 */
 noreturn void lr_errx(const struct lineio *, const char *fmt, ...) PRINTFLIKE(2, 3);

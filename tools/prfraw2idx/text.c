@@ -33,22 +33,6 @@ static const struct {
 	{ "loop_entries", VAR_LOOP_ENTRIES },
 };
 
-/*
- * A cursor over lines: over a buffer, or over a file through a window
- * that grows only to the longest line, so that text inputs stream.
- */
-struct lines {
-	const char	*p, *end;	/* bytes not yet returned */
-	const char	*l;		/* current line, not terminated */
-	size_t		 len;
-	uint64_t	 no;
-	int		 fd;		/* -1: the buffer is all there is */
-	int		 eof, ioerr;
-	char		*win;
-	size_t		 cap;
-};
-
-#define WINDOW		(1U << 20)
 #define MAXLINE		(1U << 30)
 
 /* scratch record being built */
@@ -61,81 +45,17 @@ struct scratch {
 	size_t		 capo[NKINDS];
 };
 
-static int	 llvm_traces(struct lines *, struct trace **, size_t *,
+static int	 llvm_traces(struct lineio *, struct trace **, size_t *,
 		    size_t *, uint64_t *, struct perr *);
-static int	 llvm_read(struct store *, struct lines *, uint64_t,
+static int	 llvm_read(struct store *, struct lineio *, uint64_t,
 		    struct perr *);
-static int	 ours_read(struct store *, struct lines *, uint64_t,
+static int	 ours_read(struct store *, struct lineio *, uint64_t,
 		    struct perr *);
 
-/* move what is left to the front of the window and read more */
 static int
-refill(struct lines *ls)
+lerr(struct perr *e, const struct lineio *ls, const char *what)
 {
-	size_t keep = (size_t)(ls->end - ls->p);
-	ssize_t r;
-
-	if (ls->win == NULL || keep == ls->cap) {
-		char *nw;
-
-		if (ls->cap >= MAXLINE) {
-			ls->ioerr = EFBIG;
-			return 0;
-		}
-		nw = xmalloc(ls->cap ? ls->cap * 2 : WINDOW);
-		memcpy(nw, ls->p, keep);
-		free(ls->win);
-		ls->win = nw;
-		ls->cap = ls->cap ? ls->cap * 2 : WINDOW;
-	} else
-		memmove(ls->win, ls->p, keep);
-	ls->p = ls->win;
-	ls->end = ls->win + keep;
-	do
-		r = read(ls->fd, ls->win + keep, ls->cap - keep);
-	while (r < 0 && errno == EINTR);
-	if (r < 0) {
-		ls->ioerr = errno;
-		return 0;
-	}
-	if (r == 0) {
-		ls->eof = 1;
-		return 0;
-	}
-	ls->end += r;
-	return 1;
-}
-
-static int
-next_line(struct lines *ls)
-{
-	const char *nl;
-
-	for (;;) {
-		nl = ls->p < ls->end ? memchr(ls->p, '\n',
-		    (size_t)(ls->end - ls->p)) : NULL;
-		if (nl != NULL || ls->fd < 0 || ls->eof || ls->ioerr)
-			break;
-		if (!refill(ls) && (ls->ioerr || ls->p >= ls->end))
-			break;
-	}
-	if (ls->p >= ls->end || ls->ioerr)
-		return 0;
-	if (nl == NULL)
-		nl = ls->end;
-	ls->l = ls->p;
-	ls->len = (size_t)(nl - ls->p);
-	if (ls->len > 0 && ls->l[ls->len - 1] == '\r')
-		ls->len--;
-	ls->p = nl < ls->end ? nl + 1 : nl;
-	ls->no++;
-	return 1;
-}
-
-static int
-lerr(struct perr *e, const struct lines *ls, const char *what)
-{
-	perr_set(e, ls->no, 2, "%s", what);
+	perr_set(e, ls->lineno, 2, "%s", what);
 	return -1;
 }
 
@@ -292,23 +212,22 @@ scratch_commit(struct store *s, struct scratch *sc, const char *name,
 }
 
 static int
-text_run(struct store *s, struct lines *ls, uint64_t weight, struct perr *e)
+text_run(struct store *s, struct lineio *ls, uint64_t weight, struct perr *e)
 {
 	int rc, ours;
 
-	ls->no = 0;
-	ls->eof = ls->ioerr = 0;
-	/* the first line decides the form; a short window is refilled */
-	while (ls->fd >= 0 && (size_t)(ls->end - ls->p) < 15 && !ls->eof &&
-	    !ls->ioerr)
-		refill(ls);
-	ours = text_is_ours((const uint8_t *)ls->p, (size_t)(ls->end - ls->p));
+	const char *p;
+	size_t n;
+
+	/* the first line decides the form */
+	p = lr_peek(ls, 15, &n);
+	ours = text_is_ours((const uint8_t *)p, n);
 	rc = ours ? ours_read(s, ls, weight, e) : llvm_read(s, ls, weight, e);
-	if (ls->ioerr) {
-		perr_set(e, ls->no, 2, "%s", strerror(ls->ioerr));
+	if (ls->err) {
+		perr_set(e, ls->lineno, 2, "%s", strerror(ls->err));
 		rc = -1;
 	}
-	free(ls->win);
+	lr_close(ls);
 	return rc;
 }
 
@@ -316,12 +235,9 @@ int
 text_read(struct store *s, const uint8_t *buf, size_t len, uint64_t weight,
     struct perr *e)
 {
-	struct lines ls;
+	struct lineio ls;
 
-	memset(&ls, 0, sizeof(ls));
-	ls.p = (const char *)buf;
-	ls.end = ls.p + len;
-	ls.fd = -1;
+	lr_open_mem(&ls, buf, len, MAXLINE);
 	return text_run(s, &ls, weight, e);
 }
 
@@ -329,15 +245,9 @@ int
 text_read_fd(struct store *s, int fd, const uint8_t *pre, size_t plen,
     uint64_t weight, struct perr *e)
 {
-	struct lines ls;
+	struct lineio ls;
 
-	memset(&ls, 0, sizeof(ls));
-	ls.fd = fd;
-	ls.cap = plen > WINDOW ? plen : WINDOW;
-	ls.win = xmalloc(ls.cap);
-	memcpy(ls.win, pre, plen);
-	ls.p = ls.win;
-	ls.end = ls.win + plen;
+	lr_open_fd(&ls, fd, pre, plen, MAXLINE);
 	return text_run(s, &ls, weight, e);
 }
 
@@ -385,7 +295,7 @@ parse_trace(const char *p, const char *end, struct trace **tv,
 }
 
 static int
-ours_read(struct store *s, struct lines *ls, uint64_t weight, struct perr *e)
+ours_read(struct store *s, struct lineio *ls, uint64_t weight, struct perr *e)
 {
 	struct scratch sc;
 	uint64_t kind = 0, stream = 0;
@@ -394,11 +304,11 @@ ours_read(struct store *s, struct lines *ls, uint64_t weight, struct perr *e)
 	size_t nt = 0, capt = 0;
 
 	memset(&sc, 0, sizeof(sc));
-	next_line(ls);
-	if (ls->len != 17 || memcmp(ls->l, "# profpipe-prof 1", 17) != 0)
+	lr_next(ls);
+	if (ls->len != 17 || memcmp(ls->buf, "# profpipe-prof 1", 17) != 0)
 		return lerr(e, ls, "unsupported profpipe-prof version");
-	while (next_line(ls)) {
-		const char *p = ls->l, *end = ls->l + ls->len, *f;
+	while (lr_next(ls)) {
+		const char *p = ls->buf, *end = ls->buf + ls->len, *f;
 		uint64_t v;
 		int k;
 
@@ -471,7 +381,7 @@ ours_read(struct store *s, struct lines *ls, uint64_t weight, struct perr *e)
 			}
 			if (store_kind(s, kind, e) != 0) {
 				e->has_off = 2;
-				e->off = ls->no;
+				e->off = ls->lineno;
 				goto out;
 			}
 			seenrec = 1;
@@ -610,26 +520,26 @@ out:
 
 /* the next line that is neither blank nor a # comment */
 static int
-next_data(struct lines *ls)
+next_data(struct lineio *ls)
 {
-	while (next_line(ls))
-		if (ls->len > 0 && ls->l[0] != '#')
+	while (lr_next(ls))
+		if (ls->len > 0 && ls->buf[0] != '#')
 			return 1;
 	return 0;
 }
 
 static int
-data_num(struct lines *ls, int radix0, uint64_t *v)
+data_num(struct lineio *ls, int radix0, uint64_t *v)
 {
 	if (!next_data(ls))
 		return -1;
-	return radix0 ? num_radix0(ls->l, ls->len, v) :
-	    num(ls->l, ls->len, 10, v);
+	return radix0 ? num_radix0(ls->buf, ls->len, v) :
+	    num(ls->buf, ls->len, 10, v);
 }
 
 /* the traces after :temporal_prof_traces */
 static int
-llvm_traces(struct lines *ls, struct trace **tv, size_t *nt,
+llvm_traces(struct lineio *ls, struct trace **tv, size_t *nt,
     size_t *capt, uint64_t *stream, struct perr *e)
 {
 	uint64_t n, i, w;
@@ -650,8 +560,8 @@ llvm_traces(struct lines *ls, struct trace **tv, size_t *nt,
 		t.weight = w;	/* llvm-profdata keeps it, whatever the input's */
 		t.refs = NULL;
 		t.n = 0;
-		end = ls->l + ls->len;
-		for (p = ls->l; p < end; p = f + 1) {
+		end = ls->buf + ls->len;
+		for (p = ls->buf; p < end; p = f + 1) {
 			const char *a, *z;
 
 			for (f = p; f < end && *f != ','; f++)
@@ -676,7 +586,7 @@ llvm_traces(struct lines *ls, struct trace **tv, size_t *nt,
 
 /* llvm-profdata's text form, as TextInstrProfReader reads it */
 static int
-llvm_read(struct store *s, struct lines *ls, uint64_t weight, struct perr *e)
+llvm_read(struct store *s, struct lineio *ls, uint64_t weight, struct perr *e)
 {
 	struct scratch sc;
 	uint64_t kind = 0, v, n, i, stream = 0;
@@ -687,7 +597,7 @@ llvm_read(struct store *s, struct lines *ls, uint64_t weight, struct perr *e)
 
 	memset(&sc, 0, sizeof(sc));
 	have = next_data(ls);
-	while (have && ls->l[0] == ':') {
+	while (have && ls->buf[0] == ':') {
 		static const struct {
 			const char *s;
 			uint64_t bit;
@@ -703,10 +613,10 @@ llvm_read(struct store *s, struct lines *ls, uint64_t weight, struct perr *e)
 
 		for (h = 0; h < NELEM(hdr); h++)
 			if (strlen(hdr[h].s) == ls->len - 1 &&
-			    strncasecmp(hdr[h].s, ls->l + 1, ls->len - 1) == 0)
+			    strncasecmp(hdr[h].s, ls->buf + 1, ls->len - 1) == 0)
 				break;
 		if (h == NELEM(hdr) && ls->len == 21 &&
-		    strncasecmp(ls->l + 1, "temporal_prof_traces", 20) == 0) {
+		    strncasecmp(ls->buf + 1, "temporal_prof_traces", 20) == 0) {
 			if (llvm_traces(ls, &tv, &nt, &capt, &stream,
 			    e) != 0)
 				goto out;
@@ -738,7 +648,7 @@ llvm_read(struct store *s, struct lines *ls, uint64_t weight, struct perr *e)
 		scratch_reset(&sc);
 		/* copied: the window may move under later lines */
 		xgrow(&name, &capname, ls->len + 1, 1);
-		memcpy(name, ls->l, ls->len);
+		memcpy(name, ls->buf, ls->len);
 		namelen = ls->len;
 		if (data_num(ls, 1, &sc.r.hash) != 0) {
 			lerr(e, ls, "function hash is not a valid integer");
@@ -759,8 +669,8 @@ llvm_read(struct store *s, struct lines *ls, uint64_t weight, struct perr *e)
 			sc.r.counts[sc.r.ncounts++] = v;
 		}
 		have = next_data(ls);
-		if (have && ls->l[0] == '$') {
-			if (num(ls->l + 1, ls->len - 1, 10, &n) != 0 ||
+		if (have && ls->buf[0] == '$') {
+			if (num(ls->buf + 1, ls->len - 1, 10, &n) != 0 ||
 			    n > MAXLINECOUNT) {
 				lerr(e, ls, "number of bitmap bytes is not a "
 				    "valid integer");
@@ -777,7 +687,7 @@ llvm_read(struct store *s, struct lines *ls, uint64_t weight, struct perr *e)
 			}
 			have = next_data(ls);
 		}
-		if (have && num(ls->l, ls->len, 10, &nk) == 0) {
+		if (have && num(ls->buf, ls->len, 10, &nk) == 0) {
 			uint64_t kk, ns, si, nd, di;
 
 			if (nk == 0 || nk > NKINDS) {
@@ -812,30 +722,30 @@ llvm_read(struct store *s, struct lines *ls, uint64_t weight, struct perr *e)
 
 						if (!next_data(ls))
 							goto trunc;
-						for (c = ls->l + ls->len; c > ls->l &&
+						for (c = ls->buf + ls->len; c > ls->buf &&
 						    c[-1] != ':'; c--)
 							continue;
-						if (c == ls->l || num(c, (size_t)
-						    (ls->l + ls->len - c), 10,
+						if (c == ls->buf || num(c, (size_t)
+						    (ls->buf + ls->len - c), 10,
 						    &cnt) != 0) {
 							lerr(e, ls, "bad value "
 							    "data line");
 							goto out;
 						}
-						nlen = (size_t)(c - 1 - ls->l);
+						nlen = (size_t)(c - 1 - ls->buf);
 						if (k == 1) {
-							if (num(ls->l, nlen, 10,
+							if (num(ls->buf, nlen, 10,
 							    &v) != 0) {
 								lerr(e, ls, "bad "
 								    "value");
 								goto out;
 							}
 						} else if (nlen == strlen(EXTERNAL)
-						    && memcmp(ls->l, EXTERNAL,
+						    && memcmp(ls->buf, EXTERNAL,
 						    nlen) == 0)
 							v = 0;
 						else
-							v = md5_low64(ls->l, nlen);
+							v = md5_low64(ls->buf, nlen);
 						scratch_value(&sc, k, v, cnt);
 					}
 				}
