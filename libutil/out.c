@@ -232,46 +232,27 @@ wb_printf(struct wbuf *w, const char *fmt, ...)
 	w->len = (size_t)n;
 }
 
-size_t
-fmt_hex64(char *dst, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	size_t n = 0, i;
+const char fmt_hex2[513] =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
-	do {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	for (i = 0; i < n; i++)
-		dst[i] = tmp[n - 1 - i];
-	return n;
-}
-
-size_t
-fmt_dec64(char *dst, uint64_t v)
-{
-	char tmp[20];
-	size_t n = 0, i;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		dst[i] = tmp[n - 1 - i];
-	return n;
-}
+const char fmt_dec2[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
 
 void
 hex_encode(char *dst, const uint8_t *src, size_t len)
 {
-	static const char digits[] = "0123456789abcdef";
 	size_t i;
 
-	for (i = 0; i < len; i++) {
-		dst[2 * i] = digits[src[i] >> 4];
-		dst[2 * i + 1] = digits[src[i] & 15];
-	}
+	for (i = 0; i < len; i++)
+		memcpy(dst + 2 * i, fmt_hex2 + 2 * src[i], 2);
 	dst[2 * len] = '\0';
 }

@@ -167,9 +167,111 @@ wb_putc(struct wbuf *w, char c)
 void	 wb_puts(struct wbuf *, const char *);
 void	 wb_write(struct wbuf *, const void *, size_t);
 void	 wb_printf(struct wbuf *, const char *fmt, ...) PRINTFLIKE(2, 3);
-/* lowercase hex without 0x, no padding; returns chars written (needs 16) */
-size_t	 fmt_hex64(char *dst, uint64_t v);
-size_t	 fmt_dec64(char *dst, uint64_t v);	/* needs 20 */
+/*
+ * The one number writer.  put_hex: lowercase hex without 0x and without
+ * leading zeros; put_dec: decimal.  Each writes at dst and returns the end
+ * of the digits; put_hex may write up to 16 bytes (the caller reserves
+ * them), put_dec up to 20.  fmt_hex64 and fmt_dec64 return the count.
+ */
+extern const char fmt_hex2[513];	/* two hex digits per byte value */
+extern const char fmt_dec2[201];	/* two decimal digits per 0..99 */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* 8 nibbles to 8 ASCII hex digits, most significant first in memory */
+static inline uint64_t
+fmt_hex8(uint32_t x)
+{
+	uint64_t v = x, m;
+
+	v = (v | v << 16) & 0x0000ffff0000ffffULL;
+	v = (v | v << 8) & 0x00ff00ff00ff00ffULL;
+	v = (v | v << 4) & 0x0f0f0f0f0f0f0f0fULL;
+	m = ((v + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
+	v += 0x3030303030303030ULL + m * ('a' - '0' - 10);
+	return __builtin_bswap64(v);
+}
+
+static inline char *
+put_hex(char *dst, uint64_t v)
+{
+	unsigned nd = v ? (unsigned)(67 - __builtin_clzll(v)) / 4 : 1, k;
+	uint64_t lo = fmt_hex8((uint32_t)v), hi, w;
+
+	if (nd <= 8) {
+		w = lo >> (8 * (8 - nd));
+		__builtin_memcpy(dst, &w, 8);
+		return dst + nd;
+	}
+	hi = fmt_hex8((uint32_t)(v >> 32));
+	k = 16 - nd;		/* leading zeros to drop, 0 to 7 */
+	if (k == 0) {
+		__builtin_memcpy(dst, &hi, 8);
+		__builtin_memcpy(dst + 8, &lo, 8);
+		return dst + 16;
+	}
+	w = hi >> (8 * k) | lo << (8 * (8 - k));
+	__builtin_memcpy(dst, &w, 8);
+	w = lo >> (8 * k);
+	__builtin_memcpy(dst + 8, &w, 8);
+	return dst + nd;
+}
+#else
+static inline char *
+put_hex(char *dst, uint64_t v)
+{
+	unsigned nd = v ? (unsigned)(67 - __builtin_clzll(v)) / 4 : 1;
+	char *e = dst + nd, *q = e;
+
+	while (v >= 0x100) {
+		q -= 2;
+		__builtin_memcpy(q, fmt_hex2 + 2 * (v & 0xff), 2);
+		v >>= 8;
+	}
+	if (v >= 0x10) {
+		q -= 2;
+		__builtin_memcpy(q, fmt_hex2 + 2 * v, 2);
+	} else
+		q[-1] = fmt_hex2[2 * v + 1];
+	return e;
+}
+#endif
+
+/* written in place from the end: no copy */
+static inline char *
+put_dec(char *dst, uint64_t v)
+{
+	unsigned n = 1;
+	uint64_t t = v;
+	char *q;
+
+	while (t >= 10) {
+		t /= 10;
+		n++;
+	}
+	q = dst + n;
+	while (v >= 100) {
+		q -= 2;
+		__builtin_memcpy(q, fmt_dec2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		q -= 2;
+		__builtin_memcpy(q, fmt_dec2 + 2 * v, 2);
+	} else
+		q[-1] = (char)('0' + v);
+	return dst + n;
+}
+
+static inline size_t
+fmt_hex64(char *dst, uint64_t v)
+{
+	return (size_t)(put_hex(dst, v) - dst);
+}
+
+static inline size_t
+fmt_dec64(char *dst, uint64_t v)
+{
+	return (size_t)(put_dec(dst, v) - dst);
+}
 static inline void
 wb_hex(struct wbuf *w, uint64_t v)
 {

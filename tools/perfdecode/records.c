@@ -93,17 +93,6 @@ static const struct {
 	{ "/EXTEND_ABI", 11 }
 };
 
-/* two hex digits per byte value */
-static const char hex2[513] =
-    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-
 static int	 record(struct pd *, struct pd_rs *, const uint8_t *, size_t,
 		    uint64_t);
 static int	 record1(struct pd *, struct pd_rs *, const uint8_t *, size_t,
@@ -114,101 +103,6 @@ static inline struct wbuf *
 outw(struct pd *d)
 {
 	return d->ow != NULL ? d->ow : d->w;
-}
-
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* 8 nibbles to 8 ASCII hex digits, most significant first in memory */
-static inline uint64_t
-hex8(uint32_t x)
-{
-	uint64_t v = x, m;
-
-	v = (v | v << 16) & 0x0000ffff0000ffffULL;
-	v = (v | v << 8) & 0x00ff00ff00ff00ffULL;
-	v = (v | v << 4) & 0x0f0f0f0f0f0f0f0fULL;
-	m = ((v + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
-	v += 0x3030303030303030ULL + m * ('a' - '0' - 10);
-	return __builtin_bswap64(v);
-}
-
-/*
- * lowercase hex without leading zeros.  Writes up to 16 bytes at dst
- * (the caller has reserved them) and returns the end of the digits.
- */
-static inline char *
-put_hex(char *dst, uint64_t v)
-{
-	unsigned nd = v ? (unsigned)(67 - __builtin_clzll(v)) / 4 : 1, k;
-	uint64_t lo = hex8((uint32_t)v), hi, w;
-
-	if (nd <= 8) {
-		w = lo >> (8 * (8 - nd));
-		memcpy(dst, &w, 8);
-		return dst + nd;
-	}
-	hi = hex8((uint32_t)(v >> 32));
-	k = 16 - nd;		/* leading zeros to drop, 0 to 7 */
-	if (k == 0) {
-		memcpy(dst, &hi, 8);
-		memcpy(dst + 8, &lo, 8);
-		return dst + 16;
-	}
-	w = hi >> (8 * k) | lo << (8 * (8 - k));
-	memcpy(dst, &w, 8);
-	w = lo >> (8 * k);
-	memcpy(dst + 8, &w, 8);
-	return dst + nd;
-}
-#else
-static inline char *
-put_hex(char *dst, uint64_t v)
-{
-	unsigned nd = v ? (unsigned)(67 - __builtin_clzll(v)) / 4 : 1;
-	char *e = dst + nd, *q = e;
-
-	while (v >= 0x100) {
-		q -= 2;
-		memcpy(q, hex2 + 2 * (v & 0xff), 2);
-		v >>= 8;
-	}
-	if (v >= 0x10) {
-		q -= 2;
-		memcpy(q, hex2 + 2 * v, 2);
-	} else
-		q[-1] = hex2[2 * v + 1];
-	return e;
-}
-#endif
-
-static const char dec2[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233"
-    "34353637383940414243444546474849505152535455565758596061626364656667"
-    "6869707172737475767778798081828384858687888990919293949596979899";
-
-/* decimal, written in place from the end: no copy */
-static inline char *
-put_dec(char *dst, uint64_t v)
-{
-	unsigned n = 1;
-	uint64_t t = v;
-	char *q;
-
-	while (t >= 10) {
-		t /= 10;
-		n++;
-	}
-	q = dst + n;
-	while (v >= 100) {
-		q -= 2;
-		memcpy(q, dec2 + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		q -= 2;
-		memcpy(q, dec2 + 2 * v, 2);
-	} else
-		q[-1] = (char)('0' + v);
-	return dst + n;
 }
 
 static inline char *
@@ -976,7 +870,7 @@ mmap_rec(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 		unsigned i, n = r[40] > 20 ? 20 : r[40];
 
 		for (i = 0; i < n; i++) {
-			memcpy(q, hex2 + 2 * r[44 + i], 2);
+			memcpy(q, fmt_hex2 + 2 * r[44 + i], 2);
 			q += 2;
 		}
 	} else
@@ -1114,7 +1008,7 @@ buildids(struct pd *d, const uint8_t *p, size_t n, uint64_t off)
 			q = put_sdec(q, (int32_t)ld32(p + 8, d->swap));
 			*q++ = ' ';
 			for (i = 0; i < len; i++) {
-				memcpy(q, hex2 + 2 * p[12 + i], 2);
+				memcpy(q, fmt_hex2 + 2 * p[12 + i], 2);
 				q += 2;
 			}
 			if (len == 0)

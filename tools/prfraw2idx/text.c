@@ -817,14 +817,11 @@ text_write(struct wbuf *w, struct store *s, int sparse)
 	wb_putc(w, '\n');
 	store_sort_ids(s);
 	for (i = 0; i < s->nids; i++) {
-		static const char hx[] = "0123456789abcdef";
 		size_t l = s->ids[i].len > 64 ? 64 : s->ids[i].len, b2;
 
 		wb_puts(w, "# binary-id=");
-		for (b2 = 0; b2 < l; b2++) {
-			wb_putc(w, hx[s->ids[i].p[b2] >> 4]);
-			wb_putc(w, hx[s->ids[i].p[b2] & 15]);
-		}
+		for (b2 = 0; b2 < l; b2++)
+			wb_write(w, fmt_hex2 + 2 * s->ids[i].p[b2], 2);
 		wb_putc(w, '\n');
 	}
 	if (s->kind & VAR_TEMPORAL) {
@@ -858,12 +855,8 @@ text_write(struct wbuf *w, struct store *s, int sparse)
 			wb_putc(w, ' ');
 			if (r->nbitmap == 0)
 				wb_putc(w, '-');
-			for (b = 0; b < r->nbitmap; b++) {
-				static const char hx[] = "0123456789abcdef";
-
-				wb_putc(w, hx[r->bitmap[b] >> 4]);
-				wb_putc(w, hx[r->bitmap[b] & 15]);
-			}
+			for (b = 0; b < r->nbitmap; b++)
+				wb_write(w, fmt_hex2 + 2 * r->bitmap[b], 2);
 			wb_putc(w, ' ');
 			put_rec_values(w, r);
 			wb_putc(w, ' ');
