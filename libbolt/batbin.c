@@ -32,7 +32,7 @@ fail(const struct batbin *b, char *err, size_t errlen, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= errlen)
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	vfailf(err + n, errlen - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -1;
 }

@@ -17,16 +17,6 @@
 #include "util.h"
 #include "elfobj.h"
 
-static int
-fail(char *errbuf, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(errbuf, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* look for NT_GNU_BUILD_ID in the note data d */
 static void
@@ -60,21 +50,21 @@ elfobj_open(struct elfobj *eo, const char *path, char *errbuf, size_t errlen)
 	memset(eo, 0, sizeof(*eo));
 	eo->fd = -1;
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return fail(errbuf, errlen, "libelf: %s", elf_errmsg(-1));
+		return failf(errbuf, errlen, "libelf: %s", elf_errmsg(-1));
 	if ((eo->fd = open(path, O_RDONLY)) == -1)
-		return fail(errbuf, errlen, "%s: %s", path, strerror(errno));
+		return failf(errbuf, errlen, "%s: %s", path, strerror(errno));
 	eo->path = xstrdup(path);
 	if ((e = elf_begin(eo->fd, ELF_C_READ_MMAP, NULL)) == NULL ||
 	    elf_kind(e) != ELF_K_ELF) {
 		if (e != NULL)
 			elf_end(e);
 		elfobj_close(eo);
-		return fail(errbuf, errlen, "%s: not an ELF file", path);
+		return failf(errbuf, errlen, "%s: not an ELF file", path);
 	}
 	eo->elf = e;
 	if (gelf_getehdr(e, &eh) == NULL) {
 		elfobj_close(eo);
-		return fail(errbuf, errlen, "%s: bad ELF header: %s", path,
+		return failf(errbuf, errlen, "%s: bad ELF header: %s", path,
 		    elf_errmsg(-1));
 	}
 	eo->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
@@ -83,13 +73,13 @@ elfobj_open(struct elfobj *eo, const char *path, char *errbuf, size_t errlen)
 	eo->entry = eh.e_entry;
 	if (elf_getphdrnum(e, &nph) != 0) {
 		elfobj_close(eo);
-		return fail(errbuf, errlen, "%s: bad program headers: %s",
+		return failf(errbuf, errlen, "%s: bad program headers: %s",
 		    path, elf_errmsg(-1));
 	}
 	for (i = 0; i < nph; i++) {
 		if (gelf_getphdr(e, (int)i, &ph) == NULL) {
 			elfobj_close(eo);
-			return fail(errbuf, errlen, "%s: bad program header %zu",
+			return failf(errbuf, errlen, "%s: bad program header %zu",
 			    path, i);
 		}
 		if (ph.p_type == PT_LOAD) {
@@ -142,11 +132,11 @@ load_table(struct elfobj *eo, Elf_Scn *scn, GElf_Shdr *sh, char *errbuf,
 	const char *name;
 
 	if ((d = elf_getdata(scn, NULL)) == NULL || sh->sh_entsize == 0)
-		return fail(errbuf, errlen, "%s: bad symbol table", eo->path);
+		return failf(errbuf, errlen, "%s: bad symbol table", eo->path);
 	n = sh->sh_size / sh->sh_entsize;
 	for (i = 0; i < n; i++) {
 		if (gelf_getsym(d, (int)i, &s) == NULL)
-			return fail(errbuf, errlen, "%s: bad symbol %zu",
+			return failf(errbuf, errlen, "%s: bad symbol %zu",
 			    eo->path, i);
 		name = elf_strptr(eo->elf, sh->sh_link, s.st_name);
 		if (name == NULL)
@@ -179,7 +169,7 @@ elfobj_load_syms(struct elfobj *eo, char *errbuf, size_t errlen)
 
 	while ((scn = elf_nextscn(eo->elf, scn)) != NULL) {
 		if (gelf_getshdr(scn, &sh) == NULL)
-			return fail(errbuf, errlen, "%s: bad section header",
+			return failf(errbuf, errlen, "%s: bad section header",
 			    eo->path);
 		if (sh.sh_type == SHT_SYMTAB && tab == NULL) {
 			tab = scn;

@@ -64,18 +64,6 @@ struct disc {
 	uint32_t	 ncreated;	/* functions created so far */
 };
 
-static int
-fail(char *err, size_t errlen, const char *fmt, ...) PRINTFLIKE(3, 4);
-static int
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static uint64_t
 strhash(const char *s)
@@ -1509,7 +1497,7 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 	d.ft = ft;
 	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0 ||
 	    elf_getshdrnum(elf, &nscn) != 0)
-		return fail(err, errlen, "%s: bad section headers", eo->path);
+		return failf(err, errlen, "%s: bad section headers", eo->path);
 	secmap = xcalloc(nscn + 1, sizeof(*secmap));
 	for (i = 0; i <= nscn; i++)
 		secmap[i] = -1;
@@ -1519,7 +1507,7 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 
 		if (gelf_getshdr(scn, &sh) == NULL) {
 			free(secmap);
-			return fail(err, errlen, "%s: bad section header",
+			return failf(err, errlen, "%s: bad section header",
 			    eo->path);
 		}
 		n = elf_strptr(elf, shstrndx, sh.sh_name);
@@ -1549,7 +1537,7 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 	if (symscn == NULL && !(flags & FT_ALLOW_STRIPPED)) {
 		free(secmap);
 		functab_free(ft);
-		return fail(err, errlen, "%s: no symbol table (stripped); BOLT "
+		return failf(err, errlen, "%s: no symbol table (stripped); BOLT "
 		    "needs one", eo->path);
 	}
 	/* sort the sections, remapping the index map through the order the
@@ -1585,7 +1573,7 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 		if (sd == NULL || symsh.sh_entsize == 0) {
 			free(secmap);
 			functab_free(ft);
-			return fail(err, errlen, "%s: bad symbol table",
+			return failf(err, errlen, "%s: bad symbol table",
 			    eo->path);
 		}
 		n = symsh.sh_size / symsh.sh_entsize;

@@ -76,16 +76,6 @@ pa_close(struct pa_reader *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static int PRINTFLIKE(3, 4)
-perr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* the next space-separated field: its start and length; NULL at the end */
 static char *
@@ -167,14 +157,14 @@ pa_parse_line(struct pa_reader *r, char *line, struct pa_entry *e,
 		return 0;
 	memset(e, 0, sizeof(*e));
 	if ((t = next_field(&p, &len)) == NULL || len != 1 || (t = memchr(pa_letter, *t, PA_NTYPES)) == NULL)
-		return perr(err, errlen, "unknown entry type '%s'",
+		return failf(err, errlen, "unknown entry type '%s'",
 		    vis_str(q, sizeof(q), line, strcspn(line, " ")));
 	e->type = (enum pa_type)(t - pa_letter);
 	if (e->type == PA_E) {
 		while (*p == ' ')
 			p++;
 		if (*p == '\0' || strchr(p, ' ') != NULL)
-			return perr(err, errlen, "bad event line: an E "
+			return failf(err, errlen, "bad event line: an E "
 			    "entry takes one event name");
 		r->curev = e->event = pa_intern_event(r, p, strlen(p));
 		r->nentries++;
@@ -183,32 +173,32 @@ pa_parse_line(struct pa_reader *r, char *line, struct pa_entry *e,
 	n = e->nloc = pa_nloc(e->type);
 	for (i = 0; i < n; i++) {
 		if ((t = next_field(&p, &len)) == NULL)
-			return perr(err, errlen, "%c entry: missing location "
+			return failf(err, errlen, "%c entry: missing location "
 			    "%d of %d", pa_letter[e->type], i + 1, n);
 		if (parse_loc(r, t, len, &e->loc[i]) == -1)
-			return perr(err, errlen, "%c entry: bad location '%s'",
+			return failf(err, errlen, "%c entry: bad location '%s'",
 			    pa_letter[e->type], vis_str(q, sizeof(q), t, len));
 	}
 	if ((t = next_field(&p, &len)) == NULL)
-		return perr(err, errlen, "%c entry: missing count",
+		return failf(err, errlen, "%c entry: missing count",
 		    pa_letter[e->type]);
 	if (parse_count(t, len, &e->count) == -1)
-		return perr(err, errlen, "%c entry: bad count '%s'",
+		return failf(err, errlen, "%c entry: bad count '%s'",
 		    pa_letter[e->type], vis_str(q, sizeof(q), t, len));
 	if ((t = next_field(&p, &len)) != NULL) {
 		if (e->type != PA_B && e->type != PA_T && e->type != PA_R)
-			return perr(err, errlen, "%c entry: extra field '%s'",
+			return failf(err, errlen, "%c entry: extra field '%s'",
 			    pa_letter[e->type], vis_str(q, sizeof(q), t, len));
 		if (parse_count(t, len, &e->mis) == -1)
-			return perr(err, errlen, "%c entry: bad mispredict "
+			return failf(err, errlen, "%c entry: bad mispredict "
 			    "count '%s'", pa_letter[e->type],
 			    vis_str(q, sizeof(q), t, len));
 		e->has_mis = 1;
 		if ((t = next_field(&p, &len)) != NULL)
-			return perr(err, errlen, "%c entry: extra field '%s'",
+			return failf(err, errlen, "%c entry: extra field '%s'",
 			    pa_letter[e->type], vis_str(q, sizeof(q), t, len));
 	} else if (e->type == PA_B)
-		return perr(err, errlen, "B entry: missing mispredict count");
+		return failf(err, errlen, "B entry: missing mispredict count");
 	if (e->type == PA_S)
 		e->event = r->curev;
 	else

@@ -116,3 +116,22 @@ prog_open_error(const char *path)
 	    strerror(errno));
 	exit(1);
 }
+
+int
+vfailf(char *err, size_t errlen, const char *fmt, va_list ap)
+{
+	if (errlen > 0)
+		vsnprintf(err, errlen, fmt, ap);
+	return -1;
+}
+
+int
+failf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfailf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}

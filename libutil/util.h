@@ -67,6 +67,11 @@ int	 prog_getopt(int argc, char *const argv[], const char *optstring,
 /* "tool: path: strerror(errno)", exit 1: a file that cannot be opened */
 noreturn void prog_open_error(const char *path);
 
+/* prog.c: the one error-return helper of parsers that leave the message
+ * to their caller: fmt into err[0, errlen) (cut to fit), then -1 */
+int	 failf(char *err, size_t errlen, const char *fmt, ...) PRINTFLIKE(3, 4);
+int	 vfailf(char *err, size_t errlen, const char *fmt, va_list ap);
+
 /* parse.c: bounded number parsing; all return 0 on success, -1 on error */
 int	 parse_u64(const char *s, int base, uint64_t max, uint64_t *out);
 int	 parse_hex64(const char *s, uint64_t *out);	/* "0x" optional */

@@ -11,6 +11,5 @@ extern int	 vflag;
 
 void	 translate(FILE *, struct batbin *, const char *, const char *);
 void	 translate_free(void);
-noreturn void die(const char *path, const char *fmt, ...) PRINTFLIKE(2, 3);
 
 #endif

@@ -71,19 +71,6 @@ main(int argc, char *argv[])
 	return 0;
 }
 
-noreturn void
-die(const char *path, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: %s: ", progname, path);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
 static void
 load_bolted(struct batbin *b, const char *path)
 {

@@ -151,7 +151,7 @@ load_bin(struct bin *b, struct boltbin *bb, const char *path, int code)
 	 * libelf mapped (ELF_C_READ_MMAP): only the pages of the branches
 	 * the profile has are ever read */
 	if ((img = elf_rawfile(eo->elf, &b->imagesz)) == NULL)
-		die(path, "%s", elf_errmsg(-1));
+		errx(1, "%s: %s", path, elf_errmsg(-1));
 	b->image = (const uint8_t *)img;
 	b->xsegv = xcalloc(eo->nsegs ? eo->nsegs : 1, sizeof(*b->xsegv));
 	for (i = 0; i < eo->nsegs; i++) {
@@ -159,7 +159,8 @@ load_bin(struct bin *b, struct boltbin *bb, const char *path, int code)
 			continue;
 		if (eo->segs[i].offset > b->imagesz ||
 		    eo->segs[i].filesz > b->imagesz - eo->segs[i].offset)
-			die(path, "executable segment past the end of the file");
+			errx(1, "%s: executable segment past the end of the "
+			    "file", path);
 		b->xsegv[b->nxseg++] = eo->segs[i];
 	}
 	b->xseg = b->xsegv;
@@ -352,10 +353,11 @@ check_input(struct ctx *c, const char *inpath)
 		nfound++;
 		for (j = 0; j < f->nent; j++)
 			if (f->ent[j].in >= in->maxsize)
-				die(inpath, "not the input of %s: its function "
+				errx(1, "%s: not the input of %s: its function "
 				    "%s has %llu bytes, the tables of %s map "
-				    "0x%llx to offset 0x%x of it", c->b->path,
-				    bf->filename, (unsigned long long)in->maxsize,
+				    "0x%llx to offset 0x%x of it", inpath,
+				    c->b->path, bf->filename,
+				    (unsigned long long)in->maxsize,
 				    c->b->path, (unsigned long long)
 				    bat_entry_addr(f, &f->ent[j]), f->ent[j].in);
 	}
@@ -364,9 +366,9 @@ check_input(struct ctx *c, const char *inpath)
 	 * lacks a few may be a rebuild: their entries are dropped, -v
 	 * counts them) */
 	if (nnamed > 0 && (nnamed - nfound) * 2 > nnamed)
-		die(inpath, "not the input of %s: %zu of its %zu fragments "
+		errx(1, "%s: not the input of %s: %zu of its %zu fragments "
 		    "with tables belong to functions of names it lacks",
-		    c->b->path, nnamed - nfound, nnamed);
+		    inpath, c->b->path, nnamed - nfound, nnamed);
 	st.unmatched = nnamed - nfound;
 }
 
@@ -729,7 +731,7 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 		exit(1);
 	}
 	if (bat_find(&b->bat, 0) != NULL)
-		die(b->path, "a fragment at address 0");
+		errx(1, "%s: a fragment at address 0", b->path);
 	load_bin(&c.bo, &b->bin, b->path, 1);
 	load_bin(&c.in, &inbin, inpath, 0);
 	batmatch_init(&c.m, &c.bo.bb->ft, &c.in.bb->ft);
@@ -737,7 +739,7 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 	index_funcs(&c);
 	check_input(&c, inpath);
 	if (pa_open(&c.r, prof) == -1)
-		die(prof ? prof : "<stdin>", "%s", strerror(errno));
+		errx(1, "%s: %s", prof ? prof : "<stdin>", strerror(errno));
 	c.inobj = OBJ_INPUT;
 	while (lr_next(&c.r.lr)) {
 		int l;
