@@ -1,8 +1,9 @@
 /* See COPYING file for copyright and license details. */
 /*
  * bat.h: BOLT address translation tables, the .note.bolt_bat section
- * that llvm-bolt --enable-bat writes (../shared/reference/bolt.md,
- * section 1), as LLVM 19 and main lay it out: a table of hot fragments,
+ * that llvm-bolt --enable-bat writes (BoltAddressTranslation::write and
+ * parse in LLVM 19's bolt/lib/Profile/BoltAddressTranslation.cpp;
+ * profpipe-bat(5)), as LLVM 19 and main lay it out: a table of hot fragments,
  * then one of cold fragments, each fragment a list of entries that map an
  * output offset (in the BOLTed binary) to an input offset (in the input
  * binary's function), with function and block hashes and block indices.

@@ -2,7 +2,8 @@
 /*
  * cfg.h: a function's basic blocks and their successors, whatever the
  * source: fdatawrite and yamlwrite build it by disassembly with BOLT 19's
- * rules (cfgdis.c, ../shared/reference/boltcfg.md); bbmap from the
+ * rules (cfgdis.c; LLVM 19's BinaryFunction::disassemble and
+ * buildCFG in bolt/lib/Core/BinaryFunction.cpp); bbmap from the
  * compiler's SHT_LLVM_BB_ADDR_MAP.  Blocks are in address order and
  * cover [0, size) of the function without gaps or overlaps, except that
  * a source may leave bytes in no block (BOLT's [Size, MaxSize) padding).

@@ -1,7 +1,8 @@
 /* See COPYING file for copyright and license details. */
 /*
  * cfgdis.c: control-flow graphs by disassembly, with BOLT 19's rules as
- * perf2bolt-19 applies them (../shared/reference/boltcfg.md): what BOLT
+ * perf2bolt-19 applies them (bolt/lib/Core/BinaryFunction.cpp in LLVM
+ * 19: disassemble, buildCFG, postProcessIndirectBranches): what BOLT
  * learns from the whole binary (relocations, interprocedural entry
  * points) is read once in cfgdis_open; each function's graph is built on
  * first use.  x86-64 through Capstone and x86dec's table; the

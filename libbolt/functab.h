@@ -1,7 +1,9 @@
 /* See COPYING file for copyright and license details. */
 /*
  * functab.h: the functions of an ELF binary as BOLT 19 sees them
- * (../shared/reference/boltcfg.md section 2, bolt.md fdata section):
+ * (RewriteInstance::discoverFileObjects and adjustFunctionBoundaries in
+ * LLVM 19's bolt/lib/Rewrite/RewriteInstance.cpp; the fdata names of
+ * fdatawrite(1)):
  * symbol-table functions with BOLT's sizes (Size and MaxSize), PLT
  * entries, aliases folded into one function, .cold fragments as
  * functions of their own, code known only from .eh_frame

@@ -3,8 +3,8 @@
  * fdatawrite: a pre-aggregated profile (llvm-bolt --pa) and the binary it
  * was collected on, to the fdata perf2bolt-19 writes for the same samples.
  *
- * The rules are DataAggregator's in LLVM 19 (../shared/reference/
- * boltcfg.md sections 7 and 8): doBranch for taken branches (returns
+ * The rules are DataAggregator's in LLVM 19 (bolt/lib/Profile/
+ * DataAggregator.cpp: doBranch, doTrace, getFallthroughsInTrace): doBranch for taken branches (returns
  * dropped, intra-function branches and calls, [unknown] ends), doTrace for
  * fall-through ranges on the control-flow graph libbolt/cfgdis.c builds
  * as BOLT does (call continuation for external origins, every step to a

@@ -3,7 +3,9 @@
  * mkperfdata: write a perf.data file from a profpipe-events stream
  * (man/profpipe-events.5).  The test machine has no hardware LBR, so every
  * test that needs branch stacks writes its perf.data with this program.
- * The layout follows /work/shared/reference/perfdata.md: file mode
+ * The layout follows perf's own reader (tools/perf/util/header.c and
+ * session.c in Linux: perf_session__read_header, perf_event__process_*
+ * for pipe mode): file mode
  * (header, attr table, data, feature table after the data) or pipe mode
  * (16-byte header, HEADER_ATTR and HEADER_FEATURE records), little- or
  * big-endian, optionally zstd-compressed.  The input is test-sized and is

@@ -3,7 +3,8 @@
  * translate.c: a pre-aggregated profile of a BOLTed binary, as the
  * input binary's profile.  Every entry is read the way perf2bolt 19's
  * DataAggregator reads it on the BOLTed binary with BAT
- * (../shared/reference/bolt.md 1.4): a branch's ends go through
+ * (DataAggregator::doBranch and doTrace with BoltAddressTranslation::
+ * translate in LLVM 19; batmap(1)): a branch's ends go through
  * translate(), the source to its nearest preceding entry, the target
  * keeping its distance, cold fragments credited to their hot parent, a
  * branch from a return dropped; a fall-through range is split with the

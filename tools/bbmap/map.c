@@ -2,8 +2,7 @@
 /*
  * map.c: a pre-aggregated profile onto the binary's basic blocks, with
  * Propeller's rules (google/llvm-propeller binary_address_mapper.cc and
- * program_cfg_builder.cc, as ../shared/reference/bbaddrmap.md section 3.1
- * sums them up): blocks found by binary search with a from/to direction;
+ * program_cfg_builder.cc; bbmap(1) sums them up): blocks found by binary search with a from/to direction;
  * a branch into a function's entry is a call; a branch from a return
  * block, or into the middle of a block, a return; a return from outside
  * the function that lands on a block start came back from a call ending

@@ -2,7 +2,8 @@
 /*
  * yamlwrite.h: the YAML profile as yamlwrite builds it, one function at a
  * time, and the emitter that writes it with libyaml
- * (../shared/reference/bolt.md section 3; LLVM's ProfileYAMLMapping.h).
+ * (YAMLProfileWriter.cpp and ProfileYAMLMapping.h in LLVM 19's bolt/;
+ * yamlwrite(1)).
  *
  * Files (the map of the tool):
  *   main.c   options, input, the functions' profiles from the control-flow
