@@ -1,0 +1,235 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * cfgint.h: the inside of cfgdis (cfg.h), shared by its files and the
+ * architectures' decoders.  The graph builder, BOLT's rules and nothing
+ * of any instruction set, is
+ *
+ *	cfgdis.c	the binary: sections, relocations, the scan of every
+ *			function's branches, cfgdis_get
+ *	cfgbuild.c	one function's graph (BinaryFunction::disassemble,
+ *			buildCFG, postProcessIndirectBranches)
+ *	cfgjt.c		jump tables (BinaryContext::analyzeJumpTable,
+ *			populateJumpTables)
+ *	cfglsda.c	landing pads from .gcc_except_table
+ *
+ * and each architecture is a struct cfg_arch of its own file, chosen by
+ * e_machine in cfgdis_open: x86cfg.c (with x86class.c and x86dec.c).
+ *
+ * Another architecture (AArch64: AArch64MCPlusBuilder.cpp in LLVM 19's
+ * bolt/lib/Target/AArch64) implements the same hooks: decode with fixed
+ * 4-byte instructions, leaving out the constant islands the $d/$x
+ * mapping symbols mark (BOLT keeps data in code out of the blocks, so a
+ * decoding may have gaps); the kinds below for b.cond, cbz/tbz (IK_JCC),
+ * b (IK_JMP), br (IK_IJMP), ret, bl, blr, brk; jump_table for the
+ * adrp+add, ldr{b,h,sw} [base, idx], adr, add ..., sxt{b,h,w} #2, br
+ * pattern (analyzeIndirectBranchFragment), whose entries are 1, 2 or 4
+ * bytes relative to the adr's address, shifted by 2: analyze_table reads
+ * only x86's two forms today (absolute 8-byte entries, 4-byte entries
+ * relative to the table) and needs that third one; its relocation types
+ * (R_AARCH64_*); and veneers (linker stubs BOLT recognizes by name and
+ * by the adrp, add, br sequence) before their callers' branches.
+ */
+#ifndef PROFPIPE_CFGINT_H
+#define PROFPIPE_CFGINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+#include "elfobj.h"
+#include "functab.h"
+#include "cfg.h"
+
+/* what an instruction is to the graph builder (x86class.h's X86K_* have
+ * the same values) */
+enum {
+	IK_OTHER, IK_NOP, IK_JCC, IK_JMP, IK_IJMP, IK_RET, IK_CALL, IK_ICALL,
+	IK_TRAP, IK_HLT,
+	IK_BAD		/* a branch BOLT does not support */
+};
+
+struct insn {
+	uint32_t	off;
+	uint8_t		size;
+	uint8_t		kind;
+	uint8_t		tail;		/* a (conditional) tail call */
+	uint8_t		nopped;		/* jump past end, made a NOP */
+	uint8_t		table;		/* an indirect jump through a table
+					 * that keeps its edges */
+	uint64_t	target;		/* direct branches and calls */
+	/* what the jump-table patterns need (cfg_arch.detail fills
+	 * them; register numbers are the decoder's) */
+	uint16_t	id;		/* the decoder's instruction id
+					 * (x86-64: Capstone's X86_INS_*) */
+	uint16_t	dreg;		/* register written (op 0) */
+	uint16_t	sreg;		/* register read (op 1), reg-reg */
+	uint16_t	mbase, mindex;	/* memory operand */
+	uint8_t		mscale, hasmem;
+	uint8_t		detailed;	/* operands filled (cfg_arch.detail) */
+	uint8_t		riplea;		/* a PC-relative address computed
+					 * (x86 lea; AArch64 adr, adrp+add):
+					 * target is that address */
+	uint8_t		ripref;		/* a non-branch with a PC-relative
+					 * memory operand (lea too): target
+					 * is its address */
+	uint8_t		slow;		/* decoded the slow way: ripref not
+					 * known (cfg_arch.pcref finds it) */
+	int64_t		mdisp;
+};
+
+/* a static relocation: struct cfg_reloc (cfg.h) */
+#define reloc cfg_reloc
+
+struct cfgdis {
+	const struct functab *ft;
+	struct elfobj	*eo;
+	const struct cfg_arch *arch;	/* the decoder (cfgdis_open) */
+	void		*archd;		/* its state */
+	const uint8_t	**secdata;	/* contents of each ft->secs, or NULL */
+	const struct fsec *lastsec;	/* cd_sec_bytes' last section */
+	/* relocation mode: static relocations, by offset */
+	struct reloc	*rel;
+	size_t		 nrel;
+	/* per function: built graph, extra entries, referenced offsets */
+	struct cfg	**g;
+	uint64_t	**xent;		/* interprocedural entry addresses */
+	size_t		*nxent, *capxent;
+	uint64_t	**xref;		/* data-referenced offsets (labels) */
+	size_t		*nxref, *capxref;
+	uint8_t		*padrel;	/* relocations in the padding */
+	uint8_t		*selfref;	/* code reference into itself */
+	int		 scanned;	/* branches of all functions scanned */
+	int		 splitpass;	/* split_tables is running */
+	int		 bat;		/* a BAT section: BOLT's BAT mode */
+	struct insn	*scratch;	/* scan_branches' decoding */
+	size_t		 capscratch;
+	/* BOLT's jump tables of the whole binary (BinaryContext::JumpTables),
+	 * which bound each other: each function's tables, found on first
+	 * use; in relocation mode the code's references to data by the
+	 * address they name (where another function's table may begin);
+	 * data symbols with a size (a BinaryData at a table bounds it) */
+	uint64_t	**jt;
+	uint32_t	*njt;
+	uint8_t		*jtknown;
+	struct cref	*cref;
+	size_t		 ncref;
+	int		 crefdone;
+	uint64_t	*dsym;		/* address, size pairs by address */
+	size_t		 ndsym;
+	int		 dsymdone;
+	struct cfgdis_stats stats;
+};
+
+/* a reference from code (function fi) to data at addr */
+struct cref {
+	uint64_t	addr;
+	uint32_t	fi;
+};
+
+/* the graph of one function being built */
+struct fbuild {
+	struct cfgdis	*d;
+	const struct bfunc *f;
+	long		 fi;
+	struct insn	*in;
+	size_t		 nin, capin;
+	uint64_t	*labels;	/* offsets */
+	size_t		 nlabels, caplabels;
+	uint64_t	*entries;	/* offsets of secondary entries */
+	size_t		 nentries, capentries;
+	uint64_t	*lps;		/* landing pads */
+	size_t		 nlps, caplps;
+	/* taken edges: (from insn offset, to offset) */
+	uint64_t	*edges;		/* pairs */
+	size_t		 nedges, capedges;
+	uint64_t	*tables;	/* jump table addresses in this function */
+	size_t		 ntables, captables;
+	uint64_t	*ltab;		/* those only a lea names */
+	size_t		 nltab, capltab;
+	uint64_t	 cut;		/* tables another function's ended
+					 * (cfgdis_stats.jtcut) */
+	uint64_t	*unknown;	/* offsets of unknown indirect jumps */
+	size_t		 nunknown, capunknown;
+	int		 ignored, nonsimple;
+	/* in_fragment's decoding of a fragment (or parent) */
+	struct insn	*frag;
+	size_t		 nfrag, capfrag;
+	long		 fragi;
+	int		 fragok;
+	/* jumps through a table: instruction index * 2 + pic; the
+	 * targets of all tables (strict mode registers them as
+	 * referenced offsets); writer_of looks no lower than scanlo */
+	uint64_t	*jts, *reftg;
+	size_t		 njts, capjts, nreftg, capreftg;
+	long		 scanlo;
+	/* the tables analyze_table accepted, with their sizes */
+	struct cfg_jt	*jtv;
+	size_t		 njtv, capjtv;
+};
+
+enum { IB_UNKNOWN, IB_TAIL, IB_TABLE };	/* jump_table's answers */
+
+/* an architecture's decoder: what the graph builder asks of the
+ * instruction set */
+struct cfg_arch {
+	const char	*name;
+	uint16_t	 machine;	/* EM_* */
+	/* its state in d->archd; -1 with a message in err */
+	int	(*open)(struct cfgdis *d, char *err, size_t errlen);
+	void	(*close)(struct cfgdis *d);
+	/* relocation types: those readRelocations skips, the PC-relative
+	 * ones, the absolute pointers data holds to code */
+	int	(*reloc_skip)(uint32_t type);
+	int	(*reloc_pcrel)(uint32_t type);
+	int	(*reloc_abs)(uint32_t type);
+	/* a PC-relative relocation in code: 1 if it is a direct branch's
+	 * or call's, with the address it reaches in *to */
+	int	(*reloc_branch)(struct cfgdis *d, const struct reloc *r,
+		    uint64_t *to);
+	/* a relocation in code that names data: 1 and the address */
+	int	(*reloc_data_ref)(const struct reloc *r, uint64_t *a);
+	/* function fi's instructions into *out (of *capout, grown), *nout
+	 * of them; 0, or -1 if BOLT would ignore the function (count: add
+	 * an undecodable one to the statistics) */
+	int	(*decode)(struct cfgdis *d, size_t fi, struct insn **out,
+		    size_t *capout, size_t *nout, int count);
+	/* the address a PC-relative memory operand of a slowly decoded
+	 * instruction (size bytes at addr) refers to: 1 and *t, or 0 */
+	int	(*pcref)(struct cfgdis *d, uint64_t addr, size_t size,
+		    uint64_t *t);
+	/* fill the operands of instruction k (insn.detailed) */
+	void	(*detail)(struct fbuild *b, long k);
+	/* processIndirectBranch for the indirect jump at k: IB_TABLE and
+	 * the table's address (pic: entries relative to the table),
+	 * IB_TAIL (a fixed branch), IB_UNKNOWN */
+	int	(*jump_table)(struct fbuild *b, long k, uint64_t *tab,
+		    int *pic);
+	/* for a table only an address computation names: does the jump at
+	 * k load its target within its block (else BOLT ignores it) */
+	int	(*table_local)(struct fbuild *b, const struct cfg *g, long k);
+	/* an instruction of a frame's epilogue (an unknown indirect jump
+	 * after one is a tail call) */
+	int	(*restores_frame)(const struct insn *in);
+	/* hasValidCodePadding over [Size, MaxSize) */
+	int	(*valid_padding)(struct fbuild *b);
+	/* the bytes at a decode as a return */
+	int	(*bytes_return)(struct cfgdis *d, uint64_t a);
+};
+
+extern const struct cfg_arch cfg_arch_x86_64;	/* x86cfg.c */
+
+/* between cfgdis's files */
+const uint8_t * cd_sec_bytes(struct cfgdis *d, uint64_t a, uint64_t *avail);
+void	 cd_push64(uint64_t **v, size_t *n, size_t *cap, uint64_t x);
+int	 cd_relcmp64(const void *a, const void *b);
+const struct reloc * cd_reloc_at(const struct cfgdis *d, uint64_t off);
+long	 cd_insn_at(const struct fbuild *b, uint64_t off);
+size_t	 cd_uniq(uint64_t *v, size_t n);
+void	 cd_read_lsda(struct fbuild *b, uint64_t lsda);
+int	 cd_data_section(const struct cfgdis *d, uint64_t a, const struct fsec **ps);
+int	 cd_analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
+	       uint64_t **out, size_t *nout, size_t *capout);
+int	 cd_find_tables(struct fbuild *b);
+struct cfg * cd_build(struct cfgdis *d, size_t fi);
+
+#endif
