@@ -31,6 +31,12 @@ is_term(const struct insn *in)
 }
 
 static void
+add_label(struct fbuild *b, uint64_t off)
+{
+	cd_push64(&b->labels, &b->nlabels, &b->caplabels, off);
+}
+
+static void
 add_edge(struct fbuild *b, uint64_t from, uint64_t to)
 {
 	xgrow(&b->edges, &b->capedges, b->nedges + 2, sizeof(*b->edges));
@@ -77,6 +83,379 @@ add_refs(const struct cfgdis *d, size_t fi, const struct fbuild *b,
 	}
 }
 
+/* a function BOLT ignores before it decodes it: why, or NULL */
+static const char *
+ignored_early(const struct cfgdis *d, size_t fi)
+{
+	const struct functab *ft = d->ft;
+	const struct bfunc *f = &ft->f[fi];
+	size_t i;
+
+	if (f->flags & (BF_PLT | BF_PSEUDO))
+		return "PLT";
+	if (!ft->has_relocs && ((f->flags & BF_FRAGMENT) || f->parent != fi))
+		return "a fragment without relocations";
+	if (!ft->has_relocs)
+		/* a parent of a fragment is ignored too */
+		for (i = 0; i < ft->n; i++)
+			if (ft->f[i].parent == fi && i != fi)
+				return "a fragment's parent without "
+				    "relocations";
+	return NULL;
+}
+
+/* what makes the function non-simple before its graph, its secondary
+ * entries (symbols, interprocedural references) and its landing pads */
+static void
+entries_and_pads(struct fbuild *b, struct cfg *g)
+{
+	struct cfgdis *d = b->d;
+	const struct functab *ft = d->ft;
+	const struct bfunc *f = b->f;
+	size_t fi = (size_t)b->fi, k;
+	int reloc = ft->has_relocs;
+	const struct fde *fde;
+
+	if (f->flags & BF_NONSIMPLE) {
+		b->nonsimple = 1;
+		g->nocfg = 1;
+		g->why = "symbol or FDE conflict";
+	}
+	if (d->padrel[fi]) {
+		b->nonsimple = 1;
+		g->nocfg = 1;
+		g->why = "relocation in the padding";
+	}
+	/* HasInternalLabelReference fails postProcessIndirectBranches,
+	 * after the graph is built; the address is also an entry point, so
+	 * that without relocations, outside BAT mode, the function has no
+	 * graph at all (below) */
+	if (d->selfref[fi]) {
+		b->nonsimple = 1;
+		g->why = "reference to its own code";
+	}
+	/* secondary entries: symbols, interprocedural references */
+	for (k = functab_entries_from(ft, f->addr); k < ft->nsyms &&
+	    ft->syms[k].addr < f->addr + f->maxsize; k++)
+		if (ft->syms[k].addr > f->addr)
+			cd_push64(&b->entries, &b->nentries, &b->capentries,
+			    ft->syms[k].addr - f->addr);
+	for (k = 0; k < d->nxent[fi]; k++)
+		cd_push64(&b->entries, &b->nentries, &b->capentries,
+		    d->xent[fi][k] - f->addr);
+	b->nentries = cd_uniq(b->entries, b->nentries);
+	/* postProcessEntryPoints: without relocations an entry point makes
+	 * the function non-simple before its graph is built, except in BAT
+	 * mode (BOLT 19 registers the known entry points for the graph) */
+	if (b->nentries > 0 && !reloc && !d->bat) {
+		b->nonsimple = 1;
+		g->nocfg = 1;
+		g->why = "secondary entry points without relocations";
+	}
+	/* landing pads */
+	if ((fde = functab_fde(ft, f->addr)) != NULL && fde->lsda != 0)
+		cd_read_lsda(b, fde->lsda);
+	b->nlps = cd_uniq(b->lps, b->nlps);
+}
+
+/* labels: 0, entries, landing pads, data-referenced offsets, the
+ * targets of tables only a lea names */
+static void
+collect_labels(struct fbuild *b)
+{
+	struct cfgdis *d = b->d;
+	const struct bfunc *f = b->f;
+	size_t fi = (size_t)b->fi, k;
+	int reloc = d->ft->has_relocs;
+
+	/* labels: 0, entries, landing pads, data-referenced offsets */
+	add_label(b, 0);
+	for (k = 0; k < b->nentries; k++)
+		add_label(b, b->entries[k]);
+	for (k = 0; k < b->nlps; k++)
+		add_label(b, b->lps[k]);
+	if (reloc)
+		for (k = 0; k < d->nxref[fi]; k++)
+			if (d->xref[fi][k] < f->size)
+				add_label(b, d->xref[fi][k]);
+	/* the tables BOLT creates for this function; in relocation mode
+	 * the entries of those only a lea names are labels and, in strict
+	 * mode, referenced offsets (populateJumpTables) */
+	cd_find_tables(b);
+	for (k = 0; k < b->nltab; k++) {
+		uint64_t *tg = NULL;
+		size_t ntg = 0, captg = 0, m;
+
+		if (cd_analyze_table(b, b->ltab[k], 1, 1, &tg, &ntg, &captg))
+			for (m = 0; m < ntg; m++) {
+				add_label(b, tg[m]);
+				cd_push64(&b->reftg, &b->nreftg, &b->capreftg, tg[m]);
+			}
+		free(tg);
+	}
+}
+
+/* each branch's target as a label and a taken edge, or the branch a
+ * tail call; indirect jumps through their tables */
+static void
+branch_targets(struct fbuild *b)
+{
+	struct cfgdis *d = b->d;
+	const struct bfunc *f = b->f;
+	size_t i;
+
+	/* branches */
+	for (i = 0; i < b->nin; i++) {
+		struct insn *in = &b->in[i];
+		uint64_t a = in->target;
+
+		switch (in->kind) {
+		case IK_JCC:
+		case IK_JMP:
+			if (a >= f->addr && a - f->addr < f->size) {
+				add_label(b, a - f->addr);
+				add_edge(b, in->off, a - f->addr);
+			} else if (a == f->addr + f->size && f->size < f->maxsize)
+				in->nopped = 1;		/* jump past end */
+			else
+				in->tail = 1;
+			break;
+		case IK_CALL:
+			if (a > f->addr && a - f->addr < f->size)
+				add_label(b, a - f->addr);
+			break;
+		case IK_IJMP: {
+			uint64_t t = 0, *tg = NULL;
+			size_t ntg = 0, captg = 0, m;
+			int pic, r = d->arch->jump_table(b, (long)i, &t, &pic);
+
+			if (r == IB_TABLE) {
+				if (cd_analyze_table(b, t, pic, 1, &tg, &ntg,
+				    &captg)) {
+					for (m = 0; m < ntg; m++) {
+						add_label(b, tg[m]);
+						cd_push64(&b->reftg, &b->nreftg,
+						    &b->capreftg, tg[m]);
+						add_edge(b, in->off, tg[m]);
+					}
+					cd_push64(&b->jts, &b->njts, &b->capjts,
+					    (uint64_t)i * 2 + (uint64_t)pic);
+				} else if (pic)
+					cd_push64(&b->unknown, &b->nunknown,
+					    &b->capunknown, i);
+				else
+					in->tail = 1;
+			} else if (r == IB_TAIL)
+				in->tail = 1;
+			else
+				cd_push64(&b->unknown, &b->nunknown, &b->capunknown, i);
+			free(tg);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+/* the blocks: a new one at each label and after each terminator, but
+ * for the double jump */
+static void
+make_blocks(const struct fbuild *b, struct cfg *g)
+{
+	size_t i;
+	struct cfg_block *bl = NULL;
+	size_t capbl = 0, cur = SIZE_MAX;
+	const struct insn *prev = NULL;
+	int after_term = 0;
+
+	for (i = 0; i < b->nin; i++) {
+		const struct insn *in = &b->in[i];
+		int newb = 0;
+
+		if (sorted_has(b->labels, b->nlabels, in->off))
+			newb = 1;
+		else if (after_term) {
+			/* the double jump: a jmp joins the block of a
+			 * jcc (or other non-branch terminator) */
+			if (in->kind == IK_JMP && !in->tail &&
+			    !in->nopped && prev != NULL &&
+			    !(prev->kind == IK_JMP && !prev->tail) &&
+			    prev->kind != IK_RET && !prev->tail)
+				newb = 0;
+			else
+				newb = 1;
+		}
+		if (newb || cur == SIZE_MAX) {
+			xgrow(&bl, &capbl, g->nblocks + 1, sizeof(*bl));
+			cur = g->nblocks++;
+			memset(&bl[cur], 0, sizeof(bl[cur]));
+			bl[cur].start = in->off;
+			bl[cur].id = (uint32_t)cur;
+			if (in->off == 0 || sorted_has(b->entries, b->nentries,
+			    in->off))
+				bl[cur].flags |= CFG_ENTRY;
+			if (sorted_has(b->lps, b->nlps, in->off))
+				bl[cur].flags |= CFG_LPAD;
+		}
+		bl[cur].end = in->off + in->size;
+		bl[cur].last = in->off;
+		bl[cur].ninsns++;
+		after_term = is_term(in);
+		prev = in;
+	}
+	g->blocks = bl;
+}
+
+/* the successors: taken edges, then the fall-through rule */
+static void
+successors(struct fbuild *b, struct cfg *g)
+{
+	struct cfgdis *d = b->d;
+	size_t fi = (size_t)b->fi, nb = g->nblocks, i;
+	int reloc = d->ft->has_relocs;
+	uint32_t **sv = xcalloc(nb + 1, sizeof(*sv));
+	size_t *sn = xcalloc(nb + 1, sizeof(*sn)),
+	    *sc = xcalloc(nb + 1, sizeof(*sc));
+	size_t e, total = 0;
+
+	/* postProcessIndirectBranches: a jump through a table is
+	 * checked again on its block's instructions alone; where the
+	 * pattern is not all there, strict mode (relocations) gives a
+	 * PIC table's block every referenced offset as successors
+	 * (addUnknownControlFlow), unless the function has one
+	 * indirect jump and one table; otherwise the function is not
+	 * simple */
+	size_t nij = 0, nbad = 0;
+	uint64_t *bad = NULL;
+	size_t capbad = 0;
+
+	b->nreftg = cd_uniq(b->reftg, b->nreftg);
+	for (i = 0; i < b->nin; i++)
+		nij += b->in[i].kind == IK_IJMP;
+	for (e = 0; e < b->njts; e++) {
+		long ji = (long)(b->jts[e] / 2);
+		int pic = (int)(b->jts[e] & 1);
+
+		if (d->arch->table_local(b, g, ji)) {
+			b->in[ji].table = 1;
+			continue;
+		}
+		if (!reloc || !pic) {
+			b->nonsimple = 1;
+			g->why = "a jump table's pattern outside its block";
+			continue;
+		}
+		if (nij == 1 && b->ntables == 1) {
+			b->in[ji].table = 1;
+			continue;
+		}
+		cd_push64(&bad, &nbad, &capbad, b->in[ji].off);
+	}
+	for (e = 0; e < b->nedges; e += 2) {
+		long fb = cfg_block_at(g, b->edges[e]);
+
+		if (nbad > 0 && sorted_has(bad, nbad, b->edges[e]))
+			continue;
+		long tb = -1;
+		size_t lo = 0, hi = nb, m;
+
+		while (lo < hi) {	/* block starting at the target */
+			m = lo + (hi - lo) / 2;
+			if (g->blocks[m].start < b->edges[e + 1])
+				lo = m + 1;
+			else
+				hi = m;
+		}
+		if (lo < nb && g->blocks[lo].start == b->edges[e + 1])
+			tb = (long)lo;
+		if (fb < 0 || tb < 0)
+			continue;
+		/* the same successor once (jump tables repeat) */
+		for (m = 0; m < sn[fb]; m++)
+			if (sv[fb][m] == (uint32_t)tb)
+				break;
+		if (m < sn[fb])
+			continue;
+		xgrow(&sv[fb], &sc[fb], sn[fb] + 1, sizeof(**sv));
+		sv[fb][sn[fb]++] = (uint32_t)tb;
+	}
+	for (e = 0; e < nbad; e++)
+		add_refs(d, fi, b, g, sv, sn, sc,
+		    cfg_block_at(g, bad[e]));
+	free(bad);
+	/* unknown control flow in strict mode: the data-referenced
+	 * offsets; non-strict: non-simple */
+	for (e = 0; e < b->nunknown; e++) {
+		const struct insn *in = &b->in[b->unknown[e]];
+		long fb = cfg_block_at(g, in->off);
+		size_t m;
+		int epi = 0;
+
+		if (nb == 1) {
+			b->in[b->unknown[e]].tail = 1;
+			continue;
+		}
+		for (m = 0; m < b->nin; m++)
+			if (b->in[m].off >= g->blocks[fb].start &&
+			    b->in[m].off < g->blocks[fb].end &&
+			    d->arch->restores_frame(&b->in[m]))
+				epi = 1;
+		if (epi) {
+			b->in[b->unknown[e]].tail = 1;
+			continue;
+		}
+		if (!reloc) {
+			b->nonsimple = 1;
+			g->why = "unknown indirect jump without relocations";
+			continue;
+		}
+		if (d->nxref[fi] == 0 && b->nreftg == 0) {
+			b->in[b->unknown[e]].tail = 1;
+			continue;
+		}
+		add_refs(d, fi, b, g, sv, sn, sc, fb);
+	}
+	for (i = 0; i < nb; i++) {
+		struct cfg_block *bb = &g->blocks[i];
+		long li = cd_insn_at(b, bb->last);
+		const struct insn *last = &b->in[li];
+		int falls = 0;
+		int ctc = last->kind == IK_JCC && last->tail;
+
+		if (last->kind == IK_CALL || last->kind == IK_ICALL)
+			bb->flags |= CFG_ENDS_CALL;
+		if (last->kind == IK_RET)
+			bb->flags |= CFG_ENDS_RET;
+		if (last->tail)
+			bb->flags |= CFG_ENDS_TAIL;
+		if (sn[i] == 0)
+			falls = ctc ? 1 : !is_term(last);
+		else if (sn[i] == 1)
+			falls = !ctc && last->kind == IK_JCC &&
+			    !last->nopped;
+		if (falls && i + 1 < nb) {
+			bb->flags |= CFG_FALLS;
+			xgrow(&sv[i], &sc[i], sn[i] + 1, sizeof(**sv));
+			sv[i][sn[i]++] = (uint32_t)(i + 1);
+		}
+		total += sn[i];
+	}
+	g->succs = xcalloc(total + 1, sizeof(*g->succs));
+	for (i = 0; i < nb; i++) {
+		g->blocks[i].succ = (uint32_t)g->nsuccs;
+		g->blocks[i].nsucc = (uint32_t)sn[i];
+		if (sn[i])
+			memcpy(&g->succs[g->nsuccs], sv[i],
+			    sn[i] * sizeof(*sv[i]));
+		g->nsuccs += sn[i];
+		free(sv[i]);
+	}
+	free(sv);
+	free(sn);
+	free(sc);
+}
+
 struct cfg *
 cd_build(struct cfgdis *d, size_t fi)
 {
@@ -84,9 +463,8 @@ cd_build(struct cfgdis *d, size_t fi)
 	const struct bfunc *f = &ft->f[fi];
 	struct fbuild b;
 	struct cfg *g = xcalloc(1, sizeof(*g));
-	size_t i, k, nb;
+	size_t k;
 	int reloc = ft->has_relocs;
-	const struct fde *fde;
 
 	g->addr = f->addr;
 	g->size = f->size;
@@ -95,26 +473,12 @@ cd_build(struct cfgdis *d, size_t fi)
 	b.f = f;
 	b.fi = (long)fi;
 	b.fragi = -1;
-	if (f->flags & (BF_PLT | BF_PSEUDO)) {
+	if ((g->why = ignored_early(d, fi)) != NULL) {
 		g->ignored = 1;
-		g->why = "PLT";
 		return g;
 	}
-	if (!reloc && ((f->flags & BF_FRAGMENT) || f->parent != fi)) {
-		g->ignored = 1;
-		g->why = "a fragment without relocations";
-		return g;
-	}
-	if (!reloc) {
-		/* a parent of a fragment is ignored too */
-		for (i = 0; i < ft->n; i++)
-			if (ft->f[i].parent == fi && i != fi) {
-				g->ignored = 1;
-				g->why = "a fragment's parent without relocations";
-				return g;
-			}
-	}
-	if (d->arch->decode(d, fi, &b.in, &b.capin, &b.nin, 0) == -1 || b.nin == 0) {
+	if (d->arch->decode(d, fi, &b.in, &b.capin, &b.nin, 0) == -1 ||
+	    b.nin == 0) {
 		g->ignored = 1;
 		g->why = "undecodable or unsupported instruction";
 		goto out;
@@ -124,128 +488,9 @@ cd_build(struct cfgdis *d, size_t fi)
 		g->why = "invalid code padding";
 		goto out;
 	}
-	if (f->flags & BF_NONSIMPLE) {
-		b.nonsimple = 1;
-		g->nocfg = 1;
-		g->why = "symbol or FDE conflict";
-	}
-	if (d->padrel[fi]) {
-		b.nonsimple = 1;
-		g->nocfg = 1;
-		g->why = "relocation in the padding";
-	}
-	/* HasInternalLabelReference fails postProcessIndirectBranches,
-	 * after the graph is built; the address is also an entry point, so
-	 * that without relocations, outside BAT mode, the function has no
-	 * graph at all (below) */
-	if (d->selfref[fi]) {
-		b.nonsimple = 1;
-		g->why = "reference to its own code";
-	}
-	/* secondary entries: symbols, interprocedural references */
-	for (k = functab_entries_from(ft, f->addr); k < ft->nsyms &&
-	    ft->syms[k].addr < f->addr + f->maxsize; k++)
-		if (ft->syms[k].addr > f->addr)
-			cd_push64(&b.entries, &b.nentries, &b.capentries,
-			    ft->syms[k].addr - f->addr);
-	for (k = 0; k < d->nxent[fi]; k++)
-		cd_push64(&b.entries, &b.nentries, &b.capentries,
-		    d->xent[fi][k] - f->addr);
-	b.nentries = cd_uniq(b.entries, b.nentries);
-	/* postProcessEntryPoints: without relocations an entry point makes
-	 * the function non-simple before its graph is built, except in BAT
-	 * mode (BOLT 19 registers the known entry points for the graph) */
-	if (b.nentries > 0 && !reloc && !d->bat) {
-		b.nonsimple = 1;
-		g->nocfg = 1;
-		g->why = "secondary entry points without relocations";
-	}
-	/* landing pads */
-	if ((fde = functab_fde(ft, f->addr)) != NULL && fde->lsda != 0)
-		cd_read_lsda(&b, fde->lsda);
-	b.nlps = cd_uniq(b.lps, b.nlps);
-
-	/* labels: 0, entries, landing pads, data-referenced offsets */
-	cd_push64(&b.labels, &b.nlabels, &b.caplabels, 0);
-	for (k = 0; k < b.nentries; k++)
-		cd_push64(&b.labels, &b.nlabels, &b.caplabels, b.entries[k]);
-	for (k = 0; k < b.nlps; k++)
-		cd_push64(&b.labels, &b.nlabels, &b.caplabels, b.lps[k]);
-	if (reloc)
-		for (k = 0; k < d->nxref[fi]; k++)
-			if (d->xref[fi][k] < f->size)
-				cd_push64(&b.labels, &b.nlabels, &b.caplabels,
-				    d->xref[fi][k]);
-	/* the tables BOLT creates for this function; in relocation mode
-	 * the entries of those only a lea names are labels and, in strict
-	 * mode, referenced offsets (populateJumpTables) */
-	cd_find_tables(&b);
-	for (k = 0; k < b.nltab; k++) {
-		uint64_t *tg = NULL;
-		size_t ntg = 0, captg = 0, m;
-
-		if (cd_analyze_table(&b, b.ltab[k], 1, 1, &tg, &ntg, &captg))
-			for (m = 0; m < ntg; m++) {
-				cd_push64(&b.labels, &b.nlabels, &b.caplabels, tg[m]);
-				cd_push64(&b.reftg, &b.nreftg, &b.capreftg, tg[m]);
-			}
-		free(tg);
-	}
-	/* branches */
-	for (i = 0; i < b.nin; i++) {
-		struct insn *in = &b.in[i];
-		uint64_t a = in->target;
-
-		switch (in->kind) {
-		case IK_JCC:
-		case IK_JMP:
-			if (a >= f->addr && a - f->addr < f->size) {
-				cd_push64(&b.labels, &b.nlabels, &b.caplabels,
-				    a - f->addr);
-				add_edge(&b, in->off, a - f->addr);
-			} else if (a == f->addr + f->size && f->size < f->maxsize)
-				in->nopped = 1;		/* jump past end */
-			else
-				in->tail = 1;
-			break;
-		case IK_CALL:
-			if (a > f->addr && a - f->addr < f->size)
-				cd_push64(&b.labels, &b.nlabels, &b.caplabels,
-				    a - f->addr);
-			break;
-		case IK_IJMP: {
-			uint64_t t = 0, *tg = NULL;
-			size_t ntg = 0, captg = 0, m;
-			int pic, r = d->arch->jump_table(&b, (long)i, &t, &pic);
-
-			if (r == IB_TABLE) {
-				if (cd_analyze_table(&b, t, pic, 1, &tg, &ntg,
-				    &captg)) {
-					for (m = 0; m < ntg; m++) {
-						cd_push64(&b.labels, &b.nlabels,
-						    &b.caplabels, tg[m]);
-						cd_push64(&b.reftg, &b.nreftg,
-						    &b.capreftg, tg[m]);
-						add_edge(&b, in->off, tg[m]);
-					}
-					cd_push64(&b.jts, &b.njts, &b.capjts,
-					    (uint64_t)i * 2 + (uint64_t)pic);
-				} else if (pic)
-					cd_push64(&b.unknown, &b.nunknown,
-					    &b.capunknown, i);
-				else
-					in->tail = 1;
-			} else if (r == IB_TAIL)
-				in->tail = 1;
-			else
-				cd_push64(&b.unknown, &b.nunknown, &b.capunknown, i);
-			free(tg);
-			break;
-		}
-		default:
-			break;
-		}
-	}
+	entries_and_pads(&b, g);
+	collect_labels(&b);
+	branch_targets(&b);
 	b.nlabels = cd_uniq(b.labels, b.nlabels);
 	/* a label inside an instruction */
 	for (k = 0; k < b.nlabels; k++)
@@ -259,194 +504,8 @@ cd_build(struct cfgdis *d, size_t fi)
 			g->nocfg = 1;
 		}
 
-	/* blocks */
-	{
-		struct cfg_block *bl = NULL;
-		size_t capbl = 0, cur = SIZE_MAX;
-		const struct insn *prev = NULL;
-		int after_term = 0;
-
-		for (i = 0; i < b.nin; i++) {
-			const struct insn *in = &b.in[i];
-			int newb = 0;
-
-			if (sorted_has(b.labels, b.nlabels, in->off))
-				newb = 1;
-			else if (after_term) {
-				/* the double jump: a jmp joins the block of a
-				 * jcc (or other non-branch terminator) */
-				if (in->kind == IK_JMP && !in->tail &&
-				    !in->nopped && prev != NULL &&
-				    !(prev->kind == IK_JMP && !prev->tail) &&
-				    prev->kind != IK_RET && !prev->tail)
-					newb = 0;
-				else
-					newb = 1;
-			}
-			if (newb || cur == SIZE_MAX) {
-				xgrow(&bl, &capbl, g->nblocks + 1, sizeof(*bl));
-				cur = g->nblocks++;
-				memset(&bl[cur], 0, sizeof(bl[cur]));
-				bl[cur].start = in->off;
-				bl[cur].id = (uint32_t)cur;
-				if (in->off == 0 || sorted_has(b.entries, b.nentries,
-				    in->off))
-					bl[cur].flags |= CFG_ENTRY;
-				if (sorted_has(b.lps, b.nlps, in->off))
-					bl[cur].flags |= CFG_LPAD;
-			}
-			bl[cur].end = in->off + in->size;
-			bl[cur].last = in->off;
-			bl[cur].ninsns++;
-			after_term = is_term(in);
-			prev = in;
-		}
-		g->blocks = bl;
-	}
-	nb = g->nblocks;
-	/* successors: taken edges, then the fall-through rule */
-	{
-		uint32_t **sv = xcalloc(nb + 1, sizeof(*sv));
-		size_t *sn = xcalloc(nb + 1, sizeof(*sn)),
-		    *sc = xcalloc(nb + 1, sizeof(*sc));
-		size_t e, total = 0;
-
-		/* postProcessIndirectBranches: a jump through a table is
-		 * checked again on its block's instructions alone; where the
-		 * pattern is not all there, strict mode (relocations) gives a
-		 * PIC table's block every referenced offset as successors
-		 * (addUnknownControlFlow), unless the function has one
-		 * indirect jump and one table; otherwise the function is not
-		 * simple */
-		size_t nij = 0, nbad = 0;
-		uint64_t *bad = NULL;
-		size_t capbad = 0;
-
-		b.nreftg = cd_uniq(b.reftg, b.nreftg);
-		for (i = 0; i < b.nin; i++)
-			nij += b.in[i].kind == IK_IJMP;
-		for (e = 0; e < b.njts; e++) {
-			long ji = (long)(b.jts[e] / 2);
-			int pic = (int)(b.jts[e] & 1);
-
-			if (d->arch->table_local(&b, g, ji)) {
-				b.in[ji].table = 1;
-				continue;
-			}
-			if (!reloc || !pic) {
-				b.nonsimple = 1;
-				g->why = "a jump table's pattern outside its block";
-				continue;
-			}
-			if (nij == 1 && b.ntables == 1) {
-				b.in[ji].table = 1;
-				continue;
-			}
-			cd_push64(&bad, &nbad, &capbad, b.in[ji].off);
-		}
-		for (e = 0; e < b.nedges; e += 2) {
-			long fb = cfg_block_at(g, b.edges[e]);
-
-			if (nbad > 0 && sorted_has(bad, nbad, b.edges[e]))
-				continue;
-			long tb = -1;
-			size_t lo = 0, hi = nb, m;
-
-			while (lo < hi) {	/* block starting at the target */
-				m = lo + (hi - lo) / 2;
-				if (g->blocks[m].start < b.edges[e + 1])
-					lo = m + 1;
-				else
-					hi = m;
-			}
-			if (lo < nb && g->blocks[lo].start == b.edges[e + 1])
-				tb = (long)lo;
-			if (fb < 0 || tb < 0)
-				continue;
-			/* the same successor once (jump tables repeat) */
-			for (m = 0; m < sn[fb]; m++)
-				if (sv[fb][m] == (uint32_t)tb)
-					break;
-			if (m < sn[fb])
-				continue;
-			xgrow(&sv[fb], &sc[fb], sn[fb] + 1, sizeof(**sv));
-			sv[fb][sn[fb]++] = (uint32_t)tb;
-		}
-		for (e = 0; e < nbad; e++)
-			add_refs(d, fi, &b, g, sv, sn, sc,
-			    cfg_block_at(g, bad[e]));
-		free(bad);
-		/* unknown control flow in strict mode: the data-referenced
-		 * offsets; non-strict: non-simple */
-		for (e = 0; e < b.nunknown; e++) {
-			const struct insn *in = &b.in[b.unknown[e]];
-			long fb = cfg_block_at(g, in->off);
-			size_t m;
-			int epi = 0;
-
-			if (nb == 1) {
-				b.in[b.unknown[e]].tail = 1;
-				continue;
-			}
-			for (m = 0; m < b.nin; m++)
-				if (b.in[m].off >= g->blocks[fb].start &&
-				    b.in[m].off < g->blocks[fb].end &&
-				    d->arch->restores_frame(&b.in[m]))
-					epi = 1;
-			if (epi) {
-				b.in[b.unknown[e]].tail = 1;
-				continue;
-			}
-			if (!reloc) {
-				b.nonsimple = 1;
-				g->why = "unknown indirect jump without relocations";
-				continue;
-			}
-			if (d->nxref[fi] == 0 && b.nreftg == 0) {
-				b.in[b.unknown[e]].tail = 1;
-				continue;
-			}
-			add_refs(d, fi, &b, g, sv, sn, sc, fb);
-		}
-		for (i = 0; i < nb; i++) {
-			struct cfg_block *bb = &g->blocks[i];
-			long li = cd_insn_at(&b, bb->last);
-			const struct insn *last = &b.in[li];
-			int falls = 0;
-			int ctc = last->kind == IK_JCC && last->tail;
-
-			if (last->kind == IK_CALL || last->kind == IK_ICALL)
-				bb->flags |= CFG_ENDS_CALL;
-			if (last->kind == IK_RET)
-				bb->flags |= CFG_ENDS_RET;
-			if (last->tail)
-				bb->flags |= CFG_ENDS_TAIL;
-			if (sn[i] == 0)
-				falls = ctc ? 1 : !is_term(last);
-			else if (sn[i] == 1)
-				falls = !ctc && last->kind == IK_JCC &&
-				    !last->nopped;
-			if (falls && i + 1 < nb) {
-				bb->flags |= CFG_FALLS;
-				xgrow(&sv[i], &sc[i], sn[i] + 1, sizeof(**sv));
-				sv[i][sn[i]++] = (uint32_t)(i + 1);
-			}
-			total += sn[i];
-		}
-		g->succs = xcalloc(total + 1, sizeof(*g->succs));
-		for (i = 0; i < nb; i++) {
-			g->blocks[i].succ = (uint32_t)g->nsuccs;
-			g->blocks[i].nsucc = (uint32_t)sn[i];
-			if (sn[i])
-				memcpy(&g->succs[g->nsuccs], sv[i],
-				    sn[i] * sizeof(*sv[i]));
-			g->nsuccs += sn[i];
-			free(sv[i]);
-		}
-		free(sv);
-		free(sn);
-		free(sc);
-	}
+	make_blocks(&b, g);
+	successors(&b, g);
 	g->simple = !b.nonsimple;
 	d->stats.jtcut += b.cut;
 	keep_tables(g, &b);
