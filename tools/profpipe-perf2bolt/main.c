@@ -316,6 +316,8 @@ push(char ***v, int *n, size_t *cap, char *s)
 	(*v)[(*n)++] = s;
 }
 
+#define RSP_MAX	(1 << 20)
+
 /* the arguments of a response file, as GNU tools split them: blanks
  * separate, quotes group, a backslash takes the next character */
 static void
@@ -331,6 +333,10 @@ rsp_read(const char *path, char ***v, int *n, size_t *cap, int depth)
 	if ((fp = fopen(path, "r")) == NULL)
 		prog_open_error(path);
 	while ((c = getc(fp)) != EOF) {
+		/* a command line, not a data file */
+		if (len == RSP_MAX)
+			prog_usage_error("@%s: longer than %d bytes", path,
+			    RSP_MAX);
 		xgrow(&buf, &tcap, len + 1, 1);
 		buf[len++] = (char)c;
 	}
