@@ -32,7 +32,7 @@ enum { K_FLAG, K_VALUE, K_REFUSED };
 enum {
 	O_P = 1, O_O, O_W, O_FORMAT, O_NL, O_PA, O_IGNBID, O_PID, O_V, O_Q,
 	O_HELP, O_VERSION, O_AGGONLY, O_IGNINT, O_PARSEMEM, O_BATINPUT,
-	O_DATA
+	O_DATA, O_FILTERMEM
 };
 
 struct opt {
@@ -85,8 +85,7 @@ static const struct opt opts[] = {
 	    "time, and aggregated in parallel threads" },
 	{ "pj",			K_REFUSED, 0, "recordings are decoded one at a "
 	    "time, and aggregated in parallel threads" },
-	{ "filter-mem-profile",	K_REFUSED, 0, "memory profiles are not "
-	    "written" },
+	{ "filter-mem-profile",	K_FLAG,	 O_FILTERMEM, NULL },
 	{ "generate-perf-script", K_REFUSED, 0, "perf script text is never "
 	    "made" },
 	{ "perf-script-events",	K_REFUSED, 0, "perf script text is not read" },
@@ -292,9 +291,14 @@ parse_args(int argc, char **argv, int first)
 				    "kernel are dropped", a);
 			break;
 		case O_PARSEMEM:
-			if (flag_value(a, v))
+			/* LLVM main's: memory samples or not */
+			rq.nomem = !flag_value(a, v);
+			break;
+		case O_FILTERMEM:
+			if (!flag_value(a, v))
 				prog_usage_error("option '%s' is not supported: "
-				    "memory profiles are not written", a);
+				    "memory samples outside the binary's image "
+				    "(heap, stack) are dropped", a);
 			break;
 		case O_BATINPUT:
 			rq.bat_input = v;

@@ -45,6 +45,7 @@ struct request {
 	int		  basic;	/* -nl, --ba */
 	int		  pa;		/* --pa */
 	int		  ignore_bid;	/* --ignore-build-id */
+	int		  nomem;	/* --parse-mem-profile=false */
 	uint64_t	  pid;		/* --pid, 0: all */
 	int		  verbose, quiet;
 	const char	 *bat_input;	/* --bat-input */
@@ -73,6 +74,13 @@ struct stage {
 	int		  gate;		/* started when this stage has exited
 					 * (a recording decoded after the one
 					 * before), or -1 */
+	/* a port: no process, but a second output of stage port_of, the
+	 * file its argument port_arg names (preagg -M); the driver holds
+	 * what it writes until it ends (its reader, fdatawrite -M, reads
+	 * it only after the other output), then hands it on.  pname: the
+	 * file -v prints for it, as one would run the pipeline by hand */
+	int		  port_of, port_arg;
+	const char	 *pname;
 	/* run.c's */
 	int		  nreaders;	/* stages reading its stdout; more
 					 * than one: the driver copies it */
@@ -86,6 +94,7 @@ struct pipeline {
 int	 stage_new(struct pipeline *, const char *tool);	/* its index */
 void	 stage_arg(struct pipeline *, int, const char *);
 void	 stage_fdin(struct pipeline *, int, int producer);
+int	 stage_port(struct pipeline *, int parent, const char *pname);
 void	 plan(const struct request *, struct pipeline *);
 void	 pipeline_print(const struct pipeline *);
 int	 pipeline_run(struct pipeline *);	/* 0: every stage succeeded */

@@ -15,6 +15,7 @@
  * Several binaries share the decoding and the aggregation: one preagg
  * with build-id locations, one writer per binary.
  */
+#include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ stage_new(struct pipeline *pl, const char *tool)
 	memset(s, 0, sizeof(*s));
 	s->in = -1;
 	s->gate = -1;
+	s->port_of = -1;
 	stage_arg(pl, (int)pl->n, tool);
 	return (int)pl->n++;
 }
@@ -60,6 +62,21 @@ stage_fdin(struct pipeline *pl, int i, int producer)
 	s->fdarg[s->nfdin] = s->argc;
 	s->nfdin++;
 	stage_arg(pl, i, "/dev/fd/-");
+}
+
+static int memport = -1;	/* preagg's memory samples, or -1 */
+
+/* a second output of stage parent, the file of its next argument */
+int
+stage_port(struct pipeline *pl, int parent, const char *pname)
+{
+	int i = stage_new(pl, "port");
+
+	pl->st[i].port_of = parent;
+	pl->st[i].port_arg = pl->st[parent].argc;
+	pl->st[i].pname = pname;
+	stage_arg(pl, parent, pname);
+	return i;
 }
 
 /* the pre-aggregated stream of the request: the stage writing it, or -1
@@ -100,6 +117,22 @@ source(const struct request *rq, struct pipeline *pl, const char **file)
 	}
 	if (rq->quiet)
 		stage_arg(pl, p, "-q");
+	/* perf2bolt-19 writes the memory lines of mem-loads samples into
+	 * its fdata, in its branch mode, for the binaries it does not read
+	 * through BAT: preagg -M beside the profile, for fdatawrite -M */
+	if (!rq->basic && rq->format == FMT_FDATA && !rq->nomem) {
+		for (i = 0; i < rq->nbins && rq->bins[i].bat; i++)
+			;
+		if (i < rq->nbins) {
+			char *pn;
+
+			if (asprintf(&pn, rq->multi ? "%s/profpipe.mem" :
+			    "%s.mem", rq->out) == -1)
+				err(1, NULL);
+			stage_arg(pl, p, "-M");
+			memport = stage_port(pl, p, pn);
+		}
+	}
 	for (i = 0; i < rq->nperfdata; i++) {
 		d = stage_new(pl, "perfdecode");
 		if (rq->quiet)
@@ -167,6 +200,10 @@ writer(struct pipeline *pl, const struct bin *b, int src, const char *file,
 		w = stage_new(pl, "fdatawrite");
 		if (b->bat)
 			stage_arg(pl, w, "--bolted");
+		else if (memport >= 0) {
+			stage_arg(pl, w, "-M");
+			stage_fdin(pl, w, memport);
+		}
 		stage_arg(pl, w, b->bat ? b->input : b->path);
 	} else {
 		w = stage_new(pl, "yamlwrite");

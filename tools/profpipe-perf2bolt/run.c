@@ -134,6 +134,8 @@ struct tee {
 	int		 in;
 	int		*out;		/* -1: that reader is gone */
 	int		 nout;
+	int		 sponge;	/* a port: everything read, then written
+					 * (its readers read it last) */
 	int		 isfile[64];	/* out[i] is an output file */
 	int		 failed;	/* an output file could not be written */
 	pthread_t	 th;
@@ -164,6 +166,29 @@ tee_main(void *arg)
 	char *buf = xmalloc(bufsz);
 	int i, live = t->nout;
 
+	if (t->sponge) {
+		size_t len = 0, cap = bufsz;
+
+		for (;;) {
+			ssize_t r;
+
+			xgrow(&buf, &cap, len + bufsz, 1);
+			r = read(t->in, buf + len, bufsz);
+			if (r == -1 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			len += (size_t)r;
+		}
+		/* a reader that died says so itself */
+		for (i = 0; i < t->nout; i++) {
+			(void)write_all(t->out[i], buf, len);
+			close(t->out[i]);
+		}
+		close(t->in);
+		free(buf);
+		return NULL;
+	}
 	for (;;) {
 		ssize_t r = read(t->in, buf, bufsz);
 
@@ -273,6 +298,17 @@ std_fds(void)
 		close(fd);
 }
 
+/* a write end that takes anything (a port nobody reads) */
+static int
+devnull_dup(void)
+{
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	if (fd == -1)
+		err(1, "/dev/null");
+	return fd;
+}
+
 static int
 xpipe(int p[2])
 {
@@ -317,6 +353,42 @@ pipeline_run(struct pipeline *pl)
 				nd++;
 			for (k = 0; k < pl->st[j].nfdin; k++)
 				nd += pl->st[j].fdin[k] == (int)i;
+		}
+		if (s->port_of >= 0) {
+			/* the parent writes the port's file, /dev/fd/N; the
+			 * driver holds it all, then hands it to each reader */
+			int par = s->port_of;
+
+			xpipe(p);
+			w[par].keep = xreallocarray(w[par].keep,
+			    (size_t)w[par].nkeep + 1, sizeof(int));
+			w[par].keep[w[par].nkeep++] = p[1];
+			CLOSE_AFTER(par, p[1]);
+			free(pl->st[par].argv[s->port_arg]);
+			if (asprintf(&pl->st[par].argv[s->port_arg], "/dev/fd/%d",
+			    p[1]) == -1)
+				err(1, NULL);
+			tees[i].in = p[0];
+			tees[i].sponge = 1;
+			tees[i].out = xcalloc((size_t)nd + 1, sizeof(int));
+			for (j = 0; j < n; j++)
+				for (k = 0; k < pl->st[j].nfdin; k++) {
+					if (pl->st[j].fdin[k] != (int)i)
+						continue;
+					xpipe(p);
+					w[j].keep = xreallocarray(w[j].keep,
+					    (size_t)w[j].nkeep + 1, sizeof(int));
+					w[j].keep[w[j].nkeep++] = p[0];
+					CLOSE_AFTER(j, p[0]);
+					free(pl->st[j].argv[pl->st[j].fdarg[k]]);
+					if (asprintf(&pl->st[j].argv[pl->st[j].fdarg[k]],
+					    "/dev/fd/%d", p[0]) == -1)
+						err(1, NULL);
+					tees[i].out[tees[i].nout++] = p[1];
+				}
+			if (tees[i].nout == 0)
+				tees[i].out[tees[i].nout++] = devnull_dup();
+			continue;
 		}
 		if (s->outpath != NULL)
 			fo = out_file(s->outpath);
@@ -407,6 +479,10 @@ fdarg:
 		for (i = 0; i < n && !failed; i++) {
 			struct stage *s = &pl->st[i];
 
+			if (s->port_of >= 0 && !s->started) {
+				s->started = s->done = 1;	/* no process */
+				continue;
+			}
 			if (s->started || (s->gate >= 0 &&
 			    !(pl->st[s->gate].done && pl->st[s->gate].status == 0)))
 				continue;
@@ -545,7 +621,9 @@ print_stage(FILE *fp, const struct pipeline *pl, size_t i)
 			fputc(' ', fp);
 		for (k = 0; k < s->nfdin && s->fdarg[k] != a; k++)
 			;
-		if (k < s->nfdin) {
+		if (k < s->nfdin && pl->st[s->fdin[k]].port_of >= 0)
+			put_arg(fp, pl->st[s->fdin[k]].pname);
+		else if (k < s->nfdin) {
 			fputs("<(", fp);
 			print_stage(fp, pl, (size_t)s->fdin[k]);
 			fputc(')', fp);
