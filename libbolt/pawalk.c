@@ -13,15 +13,23 @@
 #include "pawalk.h"
 #include "cfg.h"
 
-/* a location as an address of the binary, or 0 if it is elsewhere */
+/* the stream is one perf2bolt-19 --pa reads (known at its end) */
+#define LEGACY(w)	((w)->ended && !(w)->current)
+
+/* a location as an address of the binary, or 0 if it is elsewhere: in
+ * the current form (struct pawalk), X: and other binaries' build-ids lie
+ * elsewhere; perf2bolt-19 --pa takes every location for its address
+ * (parseLocationOrOffset keeps the offset, processPreAggregated looks it
+ * up whatever came before the colon) */
 static int
 loc_addr(const struct pawalk *w, const struct pa_loc *l, uint64_t *a)
 {
-	if (l->obj == PA_OBJ_X)
-		return 0;
-	if (l->obj != PA_OBJ_SELF) {
-		const char *b = pa_buildid(w->r, l->obj);
+	if (l->obj != PA_OBJ_SELF && !LEGACY(w)) {
+		const char *b;
 
+		if (l->obj == PA_OBJ_X)
+			return 0;
+		b = pa_buildid(w->r, l->obj);
 		if (b == NULL || w->bin->bid[0] == '\0' ||
 		    strcmp(b, w->bin->bid) != 0)
 			return 0;
@@ -149,13 +157,30 @@ trace(struct pawalk *w, int kfrom, uint64_t from, int extorigin, uint64_t s,
 	do_trace(w, s, e, external, count);
 }
 
-void
-pawalk_entry(struct pawalk *w, const struct pa_entry *e)
+/* does a B, F or f entry read differently in the two forms: a location
+ * with X: or a build-id, or (B) an end outside every function, whose
+ * offset is its address or 0 */
+static int
+form_dependent(const struct pawalk *w, const struct pa_entry *e)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (e->loc[i].obj != PA_OBJ_SELF)
+			return 1;
+		if (e->type == PA_B && functab_find(&w->bin->ft,
+		    e->loc[i].addr + w->bin->base) == NULL)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+walk_entry(struct pawalk *w, const struct pa_entry *e)
 {
 	uint64_t a0 = 0, a1 = 0, a2 = 0;
 	int k0, k1, k2;
 
-	w->nentries++;
 	switch (e->type) {
 	case PA_E:
 		do_event(w, pa_event(w->r, e->event));
@@ -175,33 +200,29 @@ pawalk_entry(struct pawalk *w, const struct pa_entry *e)
 	default:
 		break;
 	}
-	w->lbr = 1;
 	k0 = e->nloc > 0 && loc_addr(w, &e->loc[0], &a0);
 	k1 = e->nloc > 1 && loc_addr(w, &e->loc[1], &a1);
 	k2 = e->nloc > 2 && loc_addr(w, &e->loc[2], &a2);
 	switch (e->type) {
 	case PA_B:
-		/* a plain address outside every function stays itself, as
-		 * perf2bolt --pa writes it */
-		do_branch(w, k0, a0, k1, a1, e->count, e->mis);
-		break;
-	case PA_F:
-		if (k0 && k1)
-			trace(w, 0, 0, 0, a0, a1, e->count);
-		break;
-	case PA_f:
-	case PA_r:
-		if (k0 && k1)
-			trace(w, 0, 0, 1, a0, a1, e->count);
-		break;
+		if (LEGACY(w)) {
+			/* perf2bolt-19 --pa: an end outside every function
+			 * written with its address */
+			do_branch(w, k0, a0, k1, a1, e->count, e->mis);
+			break;
+		}
+		/* the current form: B is T's branch alone, an end outside
+		 * every function 0, as perf2bolt-19 -p writes it */
+		/* FALLTHROUGH */
 	case PA_T:
 	case PA_R: {
 		uint64_t br = e->loc[0].addr;
-		int special = e->loc[0].obj == PA_OBJ_SELF &&
+		int special = e->type != PA_B &&
+		    e->loc[0].obj == PA_OBJ_SELF &&
 		    (br == PA_BR_ONLY || br == PA_FT_EXTERNAL_ORIGIN ||
 		    br == PA_FT_EXTERNAL_RETURN);
-		int bronly = e->loc[2].obj == PA_OBJ_SELF &&
-		    e->loc[2].addr == PA_BR_ONLY;
+		int bronly = e->type == PA_B || (e->loc[2].obj == PA_OBJ_SELF &&
+		    e->loc[2].addr == PA_BR_ONLY);
 
 		if (!special && !(e->type == PA_R && k0 && br == 0)) {
 			/* the branch; an end outside every function is 0,
@@ -224,9 +245,61 @@ pawalk_entry(struct pawalk *w, const struct pa_entry *e)
 			trace(w, k0, a0, -1, a1, a2, e->count);
 		break;
 	}
+	case PA_F:
+		if (k0 && k1)
+			trace(w, 0, 0, 0, a0, a1, e->count);
+		break;
+	case PA_f:
+	case PA_r:
+		if (k0 && k1)
+			trace(w, 0, 0, 1, a0, a1, e->count);
+		break;
 	default:
 		break;
 	}
+}
+
+void
+pawalk_entry(struct pawalk *w, const struct pa_entry *e)
+{
+	w->nentries++;
+	switch (e->type) {
+	case PA_B:
+	case PA_F:
+	case PA_f:
+		w->lbr = 1;
+		if (!w->ended && form_dependent(w, e)) {
+			xgrow(&w->held, &w->capheld, w->nheld + 1,
+			    sizeof(*w->held));
+			w->held[w->nheld++] = *e;
+			return;
+		}
+		break;
+	case PA_T:
+	case PA_R:
+	case PA_r:
+		w->lbr = 1;
+		/* FALLTHROUGH */
+	default:
+		w->current = 1;
+		break;
+	}
+	walk_entry(w, e);
+}
+
+void
+pawalk_end(struct pawalk *w)
+{
+	size_t i;
+
+	if (w->ended)
+		return;
+	w->ended = 1;
+	for (i = 0; i < w->nheld; i++)
+		walk_entry(w, &w->held[i]);
+	free(w->held);
+	w->held = NULL;
+	w->nheld = w->capheld = 0;
 }
 
 void
@@ -236,6 +309,7 @@ pawalk_run(struct pawalk *w)
 
 	while (pa_next(w->r, &e))
 		pawalk_entry(w, &e);
+	pawalk_end(w);
 }
 
 void
@@ -243,6 +317,9 @@ pawalk_free(struct pawalk *w)
 {
 	free(w->events);
 	w->events = NULL;
+	free(w->held);
+	w->held = NULL;
+	w->nheld = w->capheld = 0;
 	w->nevents = w->capevents = 0;
 }
 

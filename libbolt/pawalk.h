@@ -10,6 +10,8 @@
  * in LLVM 19); a branch from a return dropped, the ends looked up in the
  * function table, a trace cut into the steps of its function's graph.
  * A writer supplies only what it does with each part (pawalk_ops).
+ * Locations outside the binary read as the reader of the stream's form
+ * reads them (struct pawalk, current).
  */
 #ifndef PROFPIPE_PAWALK_H
 #define PROFPIPE_PAWALK_H
@@ -31,7 +33,8 @@ struct pawalk_ops {
 	 * offset to of tf, in the ordinary form (PAWALK_ORDINARY: the
 	 * source of one of batmap's pairs of blocks moved to the input
 	 * branch, cfg_pair_source and cfg_tail_source); an end outside
-	 * every function is NULL, its offset the address or 0 */
+	 * every function is NULL, its offset the address (in a stream
+	 * perf2bolt-19 --pa reads) or 0 (the current form) */
 	void	(*branch)(void *arg, const struct bfunc *ff, uint64_t fo,
 		    const struct bfunc *tf, uint64_t to, uint64_t count,
 		    uint64_t mis);
@@ -76,12 +79,30 @@ struct pawalk {
 	const char	**events;	/* E entries' names, each once, in
 					 * order */
 	size_t		 nevents, capevents;
+	/*
+	 * The form of the stream decides how a location outside the binary
+	 * reads.  A stream of B, F and f entries alone is one perf2bolt-19
+	 * --pa reads, and it takes every location for its bare address
+	 * (the X: or build-id before it ignored) and writes an end outside
+	 * every function with that address.  An entry of the current form
+	 * (T R r S E) makes it a stream perf2bolt-19 cannot read, written
+	 * as perf2bolt-19 -p writes the same samples (and LLVM main reads
+	 * the form): X: and other binaries' locations lie outside, and an
+	 * end outside every function is 0.  The B, F and f entries whose
+	 * reading depends on it wait for the end of the stream (held).
+	 */
+	int		 current;	/* a T R r S or E entry was seen */
+	int		 ended;		/* pawalk_end: the form is known */
+	struct pa_entry	*held;
+	size_t		 nheld, capheld;
 };
 
-/* every entry of w->r, then w->r's end */
+/* every entry of w->r, then pawalk_end */
 void	 pawalk_run(struct pawalk *);
-/* one entry */
+/* one entry (a held one later, at pawalk_end) */
 void	 pawalk_entry(struct pawalk *, const struct pa_entry *);
+/* the end of the stream: the held entries, read in its form */
+void	 pawalk_end(struct pawalk *);
 void	 pawalk_free(struct pawalk *);
 
 /*

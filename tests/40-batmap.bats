@@ -399,15 +399,17 @@ same_run() {
 		[ $p = exc ] || same_file t.stats y.stats
 		run ! cmp -s lit.yaml t.yaml
 		# --literal writes batmap's pairs of blocks as they are, as
-		# perf2bolt-19 --pa does (which keeps the address of an X:
-		# location, outside the binary, where perf2bolt -p and
-		# fdatawrite write [unknown] 0): llvm-bolt-19 takes their
-		# sources, no branches, only in the boltedcollection form
+		# perf2bolt-19 --pa does (batmap writes an end outside every
+		# function of a profile in the current form as 0, which
+		# perf2bolt-19 --pa and fdatawrite both write [unknown] 0, as
+		# perf2bolt -p does): llvm-bolt-19 takes their sources, no
+		# branches, only in the boltedcollection form
 		fdatawrite --literal "$D/$p" in.pa > lit.fdata
 		"$P2B" --pa -p in.pa -o pa.fdata "$D/$p" > pa2b.log 2>&1
-		grep -v '\[unknown\]' pa.fdata | sort > pa.s
-		grep -v '\[unknown\]' lit.fdata | sort > lit.s
+		sort pa.fdata > pa.s
+		sort lit.fdata > lit.s
 		[ "$(grep -c . lit.s)" -ge 30 ]
+		run ! grep -q '^0 \[unknown\] [1-9a-f]' lit.s
 		same_file pa.s lit.s
 		$L/llvm-bolt "$D/$p" -data lit.fdata -o $p.l.bolt2 $BOLTOPTS > l.log 2>&1
 		grep -q 'possibly stale' l.log
@@ -494,6 +496,33 @@ same_run() {
 		llvm-readelf-19 -sW "$D/$p.bolt" > p.syms
 		yamlwrite --bat "$D/$p.bolt" "$D/$in" in.pa > y.yaml
 		run python3 "$DATA/yamlwrite-bat/cmpyaml.py" y.yaml ref.yaml --nobat p.syms p.dump --input $in.in.syms
+		echo "$output"
+		[ "$status" -eq 0 ]
+	done
+}
+
+@test "batmap: every kind of location of BOLT's pre-aggregated BAT tests (external and kernel addresses, build-ids, at either end of B, F, f) on the BOLTed programs: perf2bolt-19 --pa's fdata and YAML" {
+	# tests/data/fdatawrite/pacases.py writes the cases on each BOLTed
+	# program's own code; in this form perf2bolt-19 --pa takes every
+	# location for its address, an end outside every function written
+	# with it (bolt/test/X86's blarge.bat.preagg holds such entries)
+	for b in sw:sw exc:exc swp:sw swn:swn; do
+		p=${b%:*} in=${b#*:}
+		python3 "$DATA/fdatawrite/pacases.py" "$D/$p.bolt" > c.pa
+		grep -q '^B X:' c.pa
+		"$P2B" --pa -p c.pa -o a.fdata -w ref.yaml "$D/$p.bolt" > a.log 2>&1
+		grep -q '^boltedcollection' a.fdata
+		batmap "$D/$p.bolt" "$D/$in" c.pa > in.pa
+		fdatawrite --bolted "$D/$in" in.pa | sort > f.s
+		python3 "$DATA/batmap/stubfdata.py" "$D/$in" a.fdata | sort > a.s
+		echo "$p: $(grep -c . a.s) lines, $(grep -c '^0 \[unknown\] [1-9a-f]' a.s) from unknown addresses" >&2
+		[ "$(grep -c '^0 \[unknown\] [1-9a-f]' a.s)" -ge 5 ]
+		same_file a.s f.s
+		batmap --dump "$D/$p.bolt" > p.dump
+		llvm-readelf-19 -sW "$D/$p.bolt" > p.syms
+		llvm-readelf-19 -sW "$D/$in" > in.syms
+		yamlwrite --bat "$D/$p.bolt" "$D/$in" in.pa > y.yaml
+		run python3 "$DATA/yamlwrite-bat/cmpyaml.py" y.yaml ref.yaml --nobat p.syms p.dump --input in.syms
 		echo "$output"
 		[ "$status" -eq 0 ]
 	done

@@ -243,14 +243,65 @@ every_insn() {
 	fdatawrite sw const.pa | sort > k
 	[ "$(awk '$1 == 1 && $4 == 1 && $2 == $5' l | wc -l)" -gt 5 ]
 	same_file l k
-	# an entry of another binary is external
-	printf 'B 0123abcd:%x 401000 5 0\n' 4198400 > other.pa
+	# in the current form, an entry of another binary is external (in
+	# the B/F/f form perf2bolt-19 --pa reads, the build-id is ignored:
+	# the next test)
+	a=$(nm sw | awk '$3 == "main" { print $1 }')
+	printf 'B 0123abcd:%s %s 5 0\nT %s %s %s 1\n' $a $a $a $a $a > other.pa
 	fdatawrite sw other.pa > o
-	[ ! -s o ] || ! grep -q '^1 ' o
+	grep -qx "0 \[unknown\] 0 1 main 0 0 5" o
 	# comments and blank lines
 	(echo '# a comment'; echo; cat leg.pa) | fdatawrite sw | sort > c
 	fdatawrite sw leg.pa | sort > d
 	same_file c d
+}
+
+@test "fdatawrite, yamlwrite: every kind of location of BOLT's pre-aggregated X86 tests (external and kernel addresses, build-ids, at either end of B, F, f): perf2bolt-19 --pa's fdata and YAML" {
+	# tests/data/fdatawrite/pacases.py writes the cases on our program
+	# (non-PIE and PIE, with relocations): in this form perf2bolt-19 --pa
+	# takes every location for its address (X: and build-ids ignored), an
+	# end outside every function written with it
+	need_tool perf2bolt clang-19 python3
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
+	clang-19 -O2 -fPIE -pie -Wl,--emit-relocs "$SW" -o swp
+	local b n
+	for b in sw swp; do
+		python3 "$DATA/fdatawrite/pacases.py" $b > $b.pa
+		grep -q '^B X:' $b.pa
+		grep -q '^F X:' $b.pa
+		grep -q '^B [0-9a-f]* [0-9a-f]*:7f' $b.pa
+		"$P2B" --pa -p $b.pa -o $b.ref -w $b.ref.yaml $b > $b.log 2>&1
+		sort $b.ref > $b.ref.s
+		fdatawrite $b $b.pa | sort > $b.our.s
+		n=$(grep -c '^0 \[unknown\] [1-9a-f][0-9a-f]* ' $b.ref.s)
+		echo "$b: $(wc -l < $b.ref.s) lines, $n from unknown addresses" >&2
+		[ "$n" -ge 8 ]
+		grep -q ' 0 \[unknown\] [1-9a-f][0-9a-f]* [0-9]* [0-9]*$' $b.ref.s
+		same_file $b.ref.s $b.our.s
+		yamlwrite $b $b.pa > $b.yaml
+		python3 "$DATA/yamlwrite/yamlcmp.py" $b.ref.yaml $b.yaml
+		# one entry of the current form makes a stream perf2bolt-19
+		# cannot read: its external ends are 0, as perf2bolt-19 -p
+		# writes them, and X: or another binary's build-id is outside
+		{ cat $b.pa; echo "T ffffffffffffffff $(awk '$1 == "F" && $2 !~ /:/ { print $2, $2; exit }' $b.pa) 1"; } > $b.cur.pa
+		fdatawrite $b $b.cur.pa > $b.cur
+		grep -q '^0 \[unknown\] 0 ' $b.cur
+		run ! grep -q '\[unknown\] [1-9a-f]' $b.cur
+		run ! grep -q '^1 op/1 0 1 main ' $b.cur
+	done
+	# what perf2bolt-19 refuses, we refuse: a bad address, an unknown
+	# entry type, an empty build-id (pre-aggregated-bad-hex.txt,
+	# -bad-type.txt, -buildid-empty.txt)
+	for e in 'B nothex 401140 1 0' 'Z 401140 401150 1 0' 'B :401140 :401150 1 0'; do
+		echo "$e" > bad.pa
+		run "$P2B" --pa -p bad.pa -o bad.fdata sw
+		[ "$status" -ne 0 ]
+		run fdatawrite sw bad.pa
+		[ "$status" -eq 1 ]
+		[[ "$output" == "fdatawrite: bad.pa:1: "* ]]
+		run yamlwrite sw bad.pa
+		[ "$status" -eq 1 ]
+	done
 }
 
 @test "fdatawrite --bolted: the boltedcollection form, file-qualified local names, F as given" {

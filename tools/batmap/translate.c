@@ -224,6 +224,10 @@ decode_rets(struct fn *x, const uint8_t *p, size_t n)
 
 /* input locations in the table until write_out knows their form */
 #define OBJ_INPUT	UINT32_MAX
+/* the unknown location 0 until write_out knows its form: 0, or X:0 in a
+ * stream that names binaries by build-id (there a bare 0 would read as
+ * an address of a binary) */
+#define OBJ_ZERO	(UINT32_MAX - 1)
 
 struct ctx {
 	struct batbin	*b;
@@ -234,6 +238,15 @@ struct ctx {
 					 * input's build-id (write_out) */
 	int		 bidseen;	/* the stream named the BOLTed binary
 					 * by its build-id */
+	/* the stream's form (as libbolt/pawalk.h describes it): B, F and f
+	 * alone, which perf2bolt-19 --pa reads, taking every location for
+	 * its bare address, or the current form (T R r S E), where X: and
+	 * other binaries' locations lie outside and perf2bolt-19 -p writes
+	 * an end outside every function as 0; the entries whose reading
+	 * depends on it wait for the end (held) */
+	int		 current, ended;
+	struct pa_entry	*held;
+	size_t		 nheld, capheld;
 	uint32_t	 *pairs;
 	size_t		 paircap;
 	struct batmatch	 m;		/* BOLTed function -> input */
@@ -259,6 +272,14 @@ is_self(struct ctx *c, const struct pa_loc *l)
 	bid = pa_buildid(&c->r, l->obj);
 	return bid != NULL && c->bo.bb->bid[0] != '\0' &&
 	    strcmp(bid, c->bo.bb->bid) == 0;
+}
+
+/* does a location read as an address of the BOLTed binary: in a
+ * stream perf2bolt-19 --pa reads, every one does */
+static int
+reads_self(struct ctx *c, const struct pa_loc *l)
+{
+	return (c->ended && !c->current) || is_self(c, l);
 }
 
 static const struct bfunc *
@@ -478,7 +499,7 @@ branch_end(struct ctx *c, const struct pa_loc *l, long fi, uint64_t a,
 		return 0;
 	x = &c->fn[fi];
 	if (x->in == NULL) {
-		*out = (struct pa_loc){ 0, PA_OBJ_SELF };
+		*out = (struct pa_loc){ 0, OBJ_ZERO };
 		return 2;
 	}
 	off = bat_translate_frag(x->frag, a - c->fstart[fi], isfrom);
@@ -495,7 +516,7 @@ do_branch(struct ctx *c, const struct pa_loc *from, const struct pa_loc *to,
 {
 	struct pa_loc f, t;
 	struct okey k;
-	int kf, kt, sf = is_self(c, from), st_ = is_self(c, to);
+	int kf, kt, sf = reads_self(c, from), st_ = reads_self(c, to);
 	uint64_t af = from->addr + c->bo.bb->base,
 	    at = to->addr + c->bo.bb->base;
 	long ff = sf ? func_at(c, af) : -1, ft = st_ ? func_at(c, at) : -1;
@@ -525,6 +546,14 @@ do_branch(struct ctx *c, const struct pa_loc *from, const struct pa_loc *to,
 		st.unknown++;
 		return;
 	}
+	/* the current form: an end outside every function is 0
+	 * (EXTERNAL), as perf2bolt-19 -p writes it and preagg gives it */
+	if (c->current) {
+		if (kf == 0)
+			f = (struct pa_loc){ 0, OBJ_ZERO };
+		if (kt == 0)
+			t = (struct pa_loc){ 0, OBJ_ZERO };
+	}
 	memset(&k, 0, sizeof(k));
 	k.type = PA_B;
 	k.a[0] = f.addr;
@@ -551,7 +580,7 @@ do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
 	long n, i, ff, tf;
 
 	st.traces++;
-	if (!is_self(c, start) || !is_self(c, end)) {
+	if (!reads_self(c, start) || !reads_self(c, end)) {
 		st.passed++;
 		return;
 	}
@@ -630,7 +659,7 @@ do_sample(struct ctx *c, const struct pa_entry *en)
 	memset(&k, 0, sizeof(k));
 	k.type = PA_S;
 	k.ev = en->event;
-	if (!is_self(c, &en->loc[0])) {
+	if (!reads_self(c, &en->loc[0])) {
 		k.a[0] = en->loc[0].addr;
 		k.obj[0] = en->loc[0].obj;
 		emit(&k, en->count, 0);
@@ -683,6 +712,9 @@ write_out(FILE *fp, struct ctx *c)
 		for (k = 0; k < 2; k++)
 			if (tab[i].k.obj[k] == OBJ_INPUT)
 				tab[i].k.obj[k] = inobj;
+			else if (tab[i].k.obj[k] == OBJ_ZERO)
+				tab[i].k.obj[k] = c->bidseen ?
+				    PA_OBJ_X : PA_OBJ_SELF;
 	osort(tab, n);
 	/* an input location and a bare one passed through can now be equal */
 	for (i = j = 0; i < n; i++) {
@@ -713,6 +745,67 @@ write_out(FILE *fp, struct ctx *c)
 	wb_free(&w);
 }
 
+/* one entry, in the form of the stream */
+static void
+entry(struct ctx *c, const struct pa_entry *e)
+{
+	struct pa_loc br;
+
+	switch (e->type) {
+	case PA_E:
+		break;
+	case PA_S:
+		do_sample(c, e);
+		break;
+	case PA_B:
+		do_branch(c, &e->loc[0], &e->loc[1], e->count, e->mis);
+		break;
+	case PA_F:
+	case PA_f:
+	case PA_r:
+		do_trace(c, &e->loc[0], &e->loc[1], e->count);
+		break;
+	case PA_T:
+	case PA_R:
+		/* the branch of a T entry unless it is one of the
+		 * constants (a fall-through only, from outside, after
+		 * an external return); R's branch is a return, which
+		 * perf2bolt ignores as a branch (do_branch drops a T
+		 * entry's return too) */
+		br = e->loc[0];
+		if (e->type == PA_T && !(br.obj == PA_OBJ_SELF &&
+		    (br.addr == PA_BR_ONLY ||
+		    br.addr == PA_FT_EXTERNAL_ORIGIN ||
+		    br.addr == PA_FT_EXTERNAL_RETURN)))
+			do_branch(c, &br, &e->loc[1], e->count,
+			    e->has_mis ? e->mis : 0);
+		if (!(e->loc[2].obj == PA_OBJ_SELF &&
+		    e->loc[2].addr == PA_BR_ONLY))
+			do_trace(c, &e->loc[1], &e->loc[2], e->count);
+		break;
+	default:
+		break;
+	}
+}
+
+/* does a B, F or f entry read differently in the two forms: a location
+ * with X: or a build-id, or (B) an end outside every function of the
+ * BOLTed binary */
+static int
+form_dependent(const struct ctx *c, const struct pa_entry *e)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (e->loc[i].obj != PA_OBJ_SELF)
+			return 1;
+		if (e->type == PA_B &&
+		    func_at(c, e->loc[i].addr + c->bo.bb->base) < 0)
+			return 1;
+	}
+	return 0;
+}
+
 static struct ctx *cur;			/* for translate_free */
 static struct boltbin *curin;
 
@@ -722,7 +815,6 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 	static struct ctx c;
 	static struct boltbin inbin;
 	struct pa_entry e;
-	struct pa_loc br;
 	char err[512];
 
 	memset(&c, 0, sizeof(c));
@@ -758,42 +850,22 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 			if (e.loc[l].obj != PA_OBJ_SELF &&
 			    e.loc[l].obj != PA_OBJ_X && is_self(&c, &e.loc[l]))
 				c.bidseen = 1;
-		switch (e.type) {
-		case PA_E:
-			break;
-		case PA_S:
-			do_sample(&c, &e);
-			break;
-		case PA_B:
-			do_branch(&c, &e.loc[0], &e.loc[1], e.count, e.mis);
-			break;
-		case PA_F:
-		case PA_f:
-		case PA_r:
-			do_trace(&c, &e.loc[0], &e.loc[1], e.count);
-			break;
-		case PA_T:
-		case PA_R:
-			/* the branch of a T entry unless it is one of the
-			 * constants (a fall-through only, from outside, after
-			 * an external return); R's branch is a return, which
-			 * perf2bolt ignores as a branch (do_branch drops a T
-			 * entry's return too) */
-			br = e.loc[0];
-			if (e.type == PA_T && !(br.obj == PA_OBJ_SELF &&
-			    (br.addr == PA_BR_ONLY ||
-			    br.addr == PA_FT_EXTERNAL_ORIGIN ||
-			    br.addr == PA_FT_EXTERNAL_RETURN)))
-				do_branch(&c, &br, &e.loc[1], e.count,
-				    e.has_mis ? e.mis : 0);
-			if (!(e.loc[2].obj == PA_OBJ_SELF &&
-			    e.loc[2].addr == PA_BR_ONLY))
-				do_trace(&c, &e.loc[1], &e.loc[2], e.count);
-			break;
-		default:
-			break;
+		if (e.type != PA_B && e.type != PA_F && e.type != PA_f)
+			c.current = 1;
+		else if (form_dependent(&c, &e)) {
+			xgrow(&c.held, &c.capheld, c.nheld + 1,
+			    sizeof(*c.held));
+			c.held[c.nheld++] = e;
+			continue;
 		}
+		entry(&c, &e);
 	}
+	/* the form is known: the held entries */
+	c.ended = 1;
+	for (size_t i = 0; i < c.nheld; i++)
+		entry(&c, &c.held[i]);
+	free(c.held);
+	c.held = NULL;
 	write_out(fp, &c);
 	if (vflag)
 		fprintf(stderr, "%s: %llu entries: %llu branches (%llu from "
