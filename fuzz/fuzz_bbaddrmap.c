@@ -2,11 +2,15 @@
 /*
  * fuzz_bbaddrmap: libFuzzer harness for the SHT_LLVM_BB_ADDR_MAP decoder
  * (tools/bbmap/bbaddrmap.c).  The first input byte picks the section type,
- * address size, byte order and whether the addresses come from
- * relocations (one at every offset that is a multiple of 3); the rest is
- * the section's bytes.  Seed it with real sections, e.g.
+ * address size, byte order, whether the addresses come from relocations
+ * (one at every offset that is a multiple of 3) and whether the section
+ * is compressed (0x10: an Elf32/64_Chdr and a zlib or zstd stream, which
+ * bam_decompress inflates first); the rest is the section's bytes.  Seed
+ * it with real sections, e.g.
  *	objcopy -O binary --only-section=.llvm_bb_addr_map a.out s &&
  *	(printf '\001'; cat s) > corpus/s
+ * and compressed ones (llvm-objcopy --compress-sections ...=zlib, then
+ * the same with '\021').
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +30,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bam_err e;
 	struct bam_reloc rl[64];
 	size_t i;
-	uint8_t mode;
+	uint8_t mode, *ubuf = NULL;
 
 	progname = "fuzz_bbaddrmap";
 	if (size < 1)
@@ -49,9 +53,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.relocs = rl;
 	s.nrelocs = NELEM(rl);
 	s.fileoff = 0x40;
+	if (mode & 0x10) {
+		size_t usize;
+
+		if (bam_decompress(s.data, s.size, s.addrsize == 8, s.swap,
+		    s.fileoff, 7, &ubuf, &usize, &e) == -1) {
+			/* what and where: inside the section */
+			if (e.msg[0] == '\0' || e.off < s.fileoff ||
+			    e.off > s.fileoff + s.size || ubuf != NULL)
+				abort();
+			return 0;
+		}
+		if (usize > s.size * BAM_MAXRATIO)
+			abort();
+		s.data = ubuf;
+		s.size = usize;
+		s.compressed = 1;
+	}
 	if (bam_decode(&m, &s, &e) == -1) {
 		if (e.msg[0] == '\0' || e.off < s.fileoff ||
-		    e.off > s.fileoff + s.size)
+		    (!s.compressed && e.off > s.fileoff + s.size) ||
+		    (s.compressed && (e.off != s.fileoff || e.secoff > s.size)))
 			abort();	/* every error says what and where */
 	}
 	/* every decoded item lies inside the arrays */
@@ -99,5 +121,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	bam_free(&m);
+	free(ubuf);
 	return 0;
 }

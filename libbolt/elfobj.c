@@ -68,6 +68,13 @@ elfobj_open(struct elfobj *eo, const char *path, char *errbuf, size_t errlen)
 		    elf_errmsg(-1));
 	}
 	eo->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+	/* libelf converts what it returns; the bytes of a section read as
+	 * they are (a map, a note) are in the file's order */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	eo->swap = eh.e_ident[EI_DATA] == ELFDATA2LSB;
+#else
+	eo->swap = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+#endif
 	eo->type = eh.e_type;
 	eo->machine = eh.e_machine;
 	eo->entry = eh.e_entry;

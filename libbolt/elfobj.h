@@ -25,7 +25,7 @@ struct elfobj {
 	char		*path;
 	int		 fd;
 	void		*elf;		/* Elf * */
-	int		 is64, swap;
+	int		 is64, swap;	/* swap: the file's byte order is not the host's */
 	uint16_t	 type;		/* ET_EXEC, ET_DYN, ... */
 	uint16_t	 machine;
 	uint64_t	 entry;

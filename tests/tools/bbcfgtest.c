@@ -313,7 +313,7 @@ main(int argc, char *argv[])
 	if (elfobj_open(&eo, argv[1], ebuf, sizeof(ebuf)) == -1)
 		errx(1, "%s", ebuf);
 	memset(&m, 0, sizeof(m));
-	if (bam_load(&m, &eo, &nsec, &e) == -1)
+	if (bam_load(&m, &eo, &nsec, &e, NULL, NULL) == -1)
 		errx(1, "%s: offset 0x%" PRIx64 ": %s", argv[1], e.off, e.msg);
 	print(&m, stdout);
 	bam_free(&m);

@@ -5,7 +5,8 @@
  * decodeBBAddrMapPayload on main); where LLVM 19 and main differ (19 knows
  * versions 0-2, main 2-5) the union is accepted: LLVM 19's version-0/1
  * forms and main's versions 3-5.  Errors carry the byte offset of the
- * field at fault.
+ * field at fault.  Compressed sections are inflated first, as LLVM 20 and
+ * later do (llvm-readobj-19 decodes their compressed bytes as a map).
  */
 #include <sys/stat.h>
 
@@ -16,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <zlib.h>
+#include <zstd.h>
 
 #include "util.h"
 #include "elfobj.h"
@@ -32,10 +36,11 @@ fail(struct cur *c, size_t at, const char *fmt, ...)
 {
 	va_list ap;
 
-	c->err->off = c->s->fileoff + at;
+	c->err->off = c->s->fileoff + (c->s->compressed ? 0 : at);
 	c->err->secoff = at;
 	c->err->sec = c->s->sec;
 	c->err->insec = 1;
+	c->err->compressed = c->s->compressed;
 	va_start(ap, fmt);
 	vsnprintf(c->err->msg, sizeof(c->err->msg), fmt, ap);
 	va_end(ap);
@@ -355,6 +360,88 @@ bam_feature_names(uint16_t f, char *buf, size_t len)
 	return n ? buf : "-";
 }
 
+static int PRINTFLIKE(5, 6)
+cfail(struct bam_err *err, uint64_t off, uint32_t sec, int insec,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	memset(err, 0, sizeof(*err));
+	err->off = off;
+	err->sec = sec;
+	err->insec = insec;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+bam_decompress(const uint8_t *data, size_t size, int is64, int swap,
+    uint64_t fileoff, uint32_t sec, uint8_t **out, size_t *outsize,
+    struct bam_err *err)
+{
+	size_t hdr = is64 ? 24 : 12, csize, got;
+	uint32_t type;
+	uint64_t usize;
+	uint8_t *buf;
+	unsigned long zlen;
+	int zr;
+
+	*out = NULL;
+	*outsize = 0;
+	if (size < hdr)
+		return cfail(err, fileoff, sec, 0, "compressed map section %"
+		    PRIu32 ": %zu bytes, shorter than its %zu-byte compression "
+		    "header", sec, size, hdr);
+	/* Elf64_Chdr: ch_type, ch_reserved, ch_size, ch_addralign;
+	 * Elf32_Chdr: ch_type, ch_size, ch_addralign */
+	type = ld32(data, swap);
+	usize = is64 ? ld64(data + 8, swap) : ld32(data + 4, swap);
+	csize = size - hdr;
+	if (type != BAM_CH_ZLIB && type != BAM_CH_ZSTD)
+		return cfail(err, fileoff, sec, 0, "compressed map section %"
+		    PRIu32 ": compression type %" PRIu32 " (known: 1 zlib, 2 "
+		    "zstd)", sec, type);
+	if (usize > (uint64_t)csize * BAM_MAXRATIO || usize > SIZE_MAX / 2)
+		return cfail(err, fileoff + (is64 ? 8 : 4), sec, 0,
+		    "compressed map section %" PRIu32 ": an uncompressed size "
+		    "of 0x%" PRIx64 " bytes from %zu compressed bytes (more "
+		    "than %d times as many)", sec, usize, csize, BAM_MAXRATIO);
+	buf = xmalloc(usize ? (size_t)usize : 1);
+	if (type == BAM_CH_ZLIB) {
+		zlen = (unsigned long)usize;
+		zr = uncompress(buf, &zlen, data + hdr, (unsigned long)csize);
+		if (zr != Z_OK) {
+			free(buf);
+			return cfail(err, fileoff + hdr, sec, 0, "compressed "
+			    "map section %" PRIu32 ": zlib data does not "
+			    "decompress to the 0x%" PRIx64 " bytes its header "
+			    "says: %s", sec, usize, zr == Z_BUF_ERROR ?
+			    "more or truncated data" : zError(zr));
+		}
+		got = zlen;
+	} else {
+		got = ZSTD_decompress(buf, (size_t)usize, data + hdr, csize);
+		if (ZSTD_isError(got)) {
+			free(buf);
+			return cfail(err, fileoff + hdr, sec, 0, "compressed "
+			    "map section %" PRIu32 ": zstd data does not "
+			    "decompress to the 0x%" PRIx64 " bytes its header "
+			    "says: %s", sec, usize, ZSTD_getErrorName(got));
+		}
+	}
+	if (got != usize) {
+		free(buf);
+		return cfail(err, fileoff + hdr, sec, 0, "compressed map "
+		    "section %" PRIu32 ": decompressed to 0x%zx bytes, its "
+		    "header says 0x%" PRIx64, sec, got, usize);
+	}
+	*out = buf;
+	*outsize = (size_t)usize;
+	return 0;
+}
+
 static int
 relcmp(const void *a, const void *b)
 {
@@ -379,10 +466,11 @@ lfail(struct bam_err *err, uint64_t off, const char *fmt, ...)
 }
 
 /* the relocations of the map section with index idx, from the RELA
- * section that applies to it; -1 if a REL or CREL one does */
+ * section that applies to it (*found: there is one); -1 if a REL or
+ * CREL one does */
 static int
 load_relocs(struct elfobj *eo, size_t idx, struct bam_reloc **out, size_t *nout,
-    struct bam_err *err)
+    int *found, struct bam_err *err)
 {
 	Elf *e = eo->elf;
 	Elf_Scn *scn = NULL;
@@ -394,6 +482,7 @@ load_relocs(struct elfobj *eo, size_t idx, struct bam_reloc **out, size_t *nout,
 
 	*out = NULL;
 	*nout = 0;
+	*found = 0;
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
 		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_info != idx)
 			continue;
@@ -403,6 +492,7 @@ load_relocs(struct elfobj *eo, size_t idx, struct bam_reloc **out, size_t *nout,
 			    "supported", elf_ndxscn(scn), sh.sh_type);
 		if (sh.sh_type != SHT_RELA)
 			continue;
+		*found = 1;
 		if ((d = elf_getdata(scn, NULL)) == NULL)
 			return lfail(err, sh.sh_offset, "RELA section %zu: %s",
 			    elf_ndxscn(scn), elf_errmsg(-1));
@@ -423,67 +513,162 @@ load_relocs(struct elfobj *eo, size_t idx, struct bam_reloc **out, size_t *nout,
 	return 0;
 }
 
-int
-bam_load(struct bam_map *m, struct elfobj *eo, size_t *nsec, struct bam_err *err)
+/* a relocation section that applies to no section (sh_info past the
+ * section headers) fails LLVM's getSectionAndRelocations for the whole
+ * file, in any object */
+static int
+check_reloc_targets(struct elfobj *eo, struct bam_err *err)
 {
-	Elf *e = eo->elf;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	struct bam_section s;
-	struct bam_reloc *rl;
-	struct stat st;
-	uint8_t *buf;
-	size_t idx, nrl;
-	int rc;
+	size_t shnum;
 
-	*nsec = 0;
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
+	if (elf_getshdrnum(eo->elf, &shnum) == -1)
+		return lfail(err, 0, "section headers: %s", elf_errmsg(-1));
+	while ((scn = elf_nextscn(eo->elf, scn)) != NULL) {
 		if (gelf_getshdr(scn, &sh) == NULL)
-			return lfail(err, 0, "section header: %s", elf_errmsg(-1));
-		if (sh.sh_type != BAM_SHT && sh.sh_type != BAM_SHT_V0)
-			continue;
-		idx = elf_ndxscn(scn);
-		if (sh.sh_flags & SHF_COMPRESSED)
-			return lfail(err, sh.sh_offset, "map section %zu is "
-			    "compressed: not supported", idx);
-		if (fstat(eo->fd, &st) == -1 || sh.sh_offset > (uint64_t)st.st_size ||
-		    sh.sh_size > (uint64_t)st.st_size - sh.sh_offset)
-			buf = NULL;
-		else
-			buf = xmalloc(sh.sh_size ? sh.sh_size : 1);
-		if (buf == NULL ||
-		    elfobj_read(eo, sh.sh_offset, buf, sh.sh_size) == -1) {
-			free(buf);
-			return lfail(err, sh.sh_offset, "map section %zu: "
-			    "size 0x%" PRIx64 " at offset 0x%" PRIx64
-			    " runs past the end of the file", idx, sh.sh_size,
-			    sh.sh_offset);
-		}
-		rl = NULL;
-		nrl = 0;
-		if (eo->type == ET_REL &&
-		    load_relocs(eo, idx, &rl, &nrl, err) == -1) {
-			free(buf);
-			return -1;
-		}
-		memset(&s, 0, sizeof(s));
-		s.data = buf;
-		s.size = sh.sh_size;
-		s.type = sh.sh_type;
-		s.addrsize = eo->is64 ? 8 : 4;
-		s.swap = eo->swap;
-		s.relocatable = eo->type == ET_REL;
-		s.relocs = rl;
-		s.nrelocs = nrl;
-		s.fileoff = sh.sh_offset;
-		s.sec = (uint32_t)idx;
-		s.text = sh.sh_link;
-		rc = bam_decode(m, &s, err);
-		free(rl);
-		free(buf);
-		if (rc == -1)
-			return -1;
-		(*nsec)++;
+			return lfail(err, 0, "section header: %s",
+			    elf_errmsg(-1));
+		if ((sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL ||
+		    sh.sh_type == 0x40000014 /* CREL */) && sh.sh_info >= shnum)
+			return lfail(err, sh.sh_offset, "relocation section %zu "
+			    "applies to section %" PRIu32 ", past the %zu "
+			    "section headers", elf_ndxscn(scn), sh.sh_info,
+			    shnum);
 	}
 	return 0;
+}
+
+/* the map's state before a section, to leave a section that fails out
+ * whole */
+struct mark {
+	size_t	nfuncs, nranges, nbbs, ncs, npgo, nsuccs;
+};
+
+static void
+mark_get(const struct bam_map *m, struct mark *k)
+{
+	k->nfuncs = m->nfuncs;
+	k->nranges = m->nranges;
+	k->nbbs = m->nbbs;
+	k->ncs = m->ncs;
+	k->npgo = m->npgo;
+	k->nsuccs = m->nsuccs;
+}
+
+static void
+mark_reset(struct bam_map *m, const struct mark *k)
+{
+	m->nfuncs = k->nfuncs;
+	m->nranges = k->nranges;
+	m->nbbs = k->nbbs;
+	m->ncs = k->ncs;
+	m->npgo = k->npgo;
+	m->nsuccs = k->nsuccs;
+}
+
+/* one map section: its bytes (decompressed), its relocations, decoded */
+static int
+load_section(struct bam_map *m, struct elfobj *eo, Elf_Scn *scn,
+    const GElf_Shdr *sh, struct bam_err *err)
+{
+	struct bam_section s;
+	struct bam_reloc *rl = NULL;
+	struct stat st;
+	uint8_t *buf, *ubuf;
+	size_t idx = elf_ndxscn(scn), nrl = 0, usize;
+	int rc;
+
+	if (fstat(eo->fd, &st) == -1 || sh->sh_offset > (uint64_t)st.st_size ||
+	    sh->sh_size > (uint64_t)st.st_size - sh->sh_offset)
+		buf = NULL;
+	else
+		buf = xmalloc(sh->sh_size ? sh->sh_size : 1);
+	if (buf == NULL ||
+	    elfobj_read(eo, sh->sh_offset, buf, sh->sh_size) == -1) {
+		free(buf);
+		lfail(err, sh->sh_offset, "map section %zu: size 0x%" PRIx64
+		    " at offset 0x%" PRIx64 " runs past the end of the file",
+		    idx, sh->sh_size, sh->sh_offset);
+		err->sec = (uint32_t)idx;
+		return -1;
+	}
+	memset(&s, 0, sizeof(s));
+	s.data = buf;
+	s.size = sh->sh_size;
+	if (sh->sh_flags & SHF_COMPRESSED) {
+		if (bam_decompress(buf, sh->sh_size, eo->is64, eo->swap,
+		    sh->sh_offset, (uint32_t)idx, &ubuf, &usize, err) == -1) {
+			free(buf);
+			return -1;
+		}
+		free(buf);
+		s.data = buf = ubuf;
+		s.size = usize;
+		s.compressed = 1;
+	}
+	if (eo->type == ET_REL) {
+		int found;
+
+		if (load_relocs(eo, idx, &rl, &nrl, &found, err) == -1) {
+			free(buf);
+			err->sec = (uint32_t)idx;
+			return -1;
+		}
+		/* LLVM: "unable to get relocation section for" the map */
+		if (!found) {
+			free(buf);
+			lfail(err, sh->sh_offset, "map section %zu of a "
+			    "relocatable object: no RELA section applies to it",
+			    idx);
+			err->sec = (uint32_t)idx;
+			return -1;
+		}
+	}
+	s.type = sh->sh_type;
+	s.addrsize = eo->is64 ? 8 : 4;
+	s.swap = eo->swap;
+	s.relocatable = eo->type == ET_REL;
+	s.relocs = rl;
+	s.nrelocs = nrl;
+	s.fileoff = sh->sh_offset;
+	s.sec = (uint32_t)idx;
+	s.text = sh->sh_link;
+	rc = bam_decode(m, &s, err);
+	free(rl);
+	free(buf);
+	return rc;
+}
+
+int
+bam_load(struct bam_map *m, struct elfobj *eo, size_t *nsec,
+    struct bam_err *err, bam_errfn *onerr, void *arg)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	struct mark k;
+	int failed = 0;
+
+	*nsec = 0;
+	if (check_reloc_targets(eo, err) == -1)
+		return -1;
+	while ((scn = elf_nextscn(eo->elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL) {
+			mark_reset(m, &(struct mark){ 0, 0, 0, 0, 0, 0 });
+			return lfail(err, 0, "section header: %s",
+			    elf_errmsg(-1));
+		}
+		if (sh.sh_type != BAM_SHT && sh.sh_type != BAM_SHT_V0)
+			continue;
+		(*nsec)++;
+		mark_get(m, &k);
+		if (load_section(m, eo, scn, &sh, err) == -1) {
+			if (onerr == NULL)
+				return -1;
+			mark_reset(m, &k);
+			onerr(arg, err);
+			failed = 1;
+		}
+	}
+	return failed ? -1 : 0;
 }

@@ -8,7 +8,9 @@
  * through the RELA section that applies to the map.
  *
  * bam_decode() works on a byte buffer so that a fuzz harness can call it;
- * bam_load() finds every map section of an ELF file and decodes them all.
+ * bam_load() finds every map section of an ELF file and decodes them all,
+ * a compressed one (SHF_COMPRESSED, zlib or zstd) once bam_decompress()
+ * has inflated it, as LLVM 20's ELFFile::decodeBBAddrMap does.
  * Every count is checked against the bytes left before anything is
  * allocated for it, so memory stays proportional to the section size.
  */
@@ -112,8 +114,11 @@ struct bam_section {
 	int		 relocatable;	/* ET_REL: addresses come from relocs */
 	const struct bam_reloc *relocs;	/* sorted by off */
 	size_t		 nrelocs;
-	uint64_t	 fileoff;	/* of data[0], for messages */
+	uint64_t	 fileoff;	/* of data[0], for messages; of the
+					 * section when compressed */
 	uint32_t	 sec, text;	/* section indices, recorded per function */
+	int		 compressed;	/* data is the section decompressed:
+					 * offsets are in it, not in the file */
 };
 
 /* error: the byte offset (file offset of the section + position) and a
@@ -123,6 +128,8 @@ struct bam_err {
 	uint64_t	secoff;		/* in the section, if insec */
 	uint32_t	sec;		/* section header index, 0 if none */
 	int		insec;		/* the fault is inside the section's bytes */
+	int		compressed;	/* ... its decompressed bytes: off is the
+					 * section's, secoff in those bytes */
 	char		msg[160];
 };
 
@@ -134,10 +141,38 @@ void	 bam_free(struct bam_map *);
 /* names of the features set in f ("FuncEntryCount,BBFreq"), "-" if none */
 const char *bam_feature_names(uint16_t f, char *buf, size_t len);
 
+/*
+ * A compressed section's bytes (Elf32_Chdr or Elf64_Chdr in the file's
+ * byte order, then the zlib or zstd stream) decompressed into *out
+ * (malloc'd, *outsize bytes: the header's ch_size, which must be what
+ * the stream holds).  A size no zlib or zstd stream of that length can
+ * decompress to is refused before anything is allocated.  fileoff and
+ * sec (the section's) are for err.  0, or -1 with err filled.
+ */
+#define BAM_CH_ZLIB	1		/* ELFCOMPRESS_ZLIB */
+#define BAM_CH_ZSTD	2		/* ELFCOMPRESS_ZSTD (not in every
+					 * <elf.h>) */
+#define BAM_MAXRATIO	1032		/* deflate's largest expansion (zstd's
+					 * can be larger, a real map's is a
+					 * few times) */
+int	 bam_decompress(const uint8_t *data, size_t size, int is64, int swap,
+	    uint64_t fileoff, uint32_t sec, uint8_t **out, size_t *outsize,
+	    struct bam_err *);
+
 struct elfobj;
-/* every map section of eo (either type), in section header order; for a
+/*
+ * Every map section of eo (either type), in section header order; for a
  * relocatable object through the RELA section whose sh_info is the map.
- * 0, or -1 with err filled; *nsec the number of map sections found */
-int	 bam_load(struct bam_map *, struct elfobj *, size_t *nsec, struct bam_err *);
+ * *nsec is the number of map sections found.  With onerr NULL, the
+ * first section that fails to decode stops it: -1 with err filled.
+ * Otherwise a section that fails is reported to onerr (err filled) and
+ * left out of map whole, as llvm-readobj leaves it out, and the next
+ * sections are decoded: -1 at the end if any failed.  A fault of the
+ * file itself (its section headers, a relocation section applying to no
+ * section) is -1 with err filled either way, map empty.
+ */
+typedef void bam_errfn(void *arg, const struct bam_err *);
+int	 bam_load(struct bam_map *, struct elfobj *, size_t *nsec,
+	    struct bam_err *, bam_errfn *onerr, void *arg);
 
 #endif

@@ -18,6 +18,9 @@ struct bin {
 	size_t		 nsec;		/* map sections */
 	struct bsym	*syms;		/* STT_FUNC by (addr, symtab index) */
 	size_t		 nsyms;
+	char		**errs;		/* keepgoing: the sections left out,
+					 * each error as a message line */
+	size_t		 nerrs, caperrs;
 };
 
 struct bsym {
@@ -27,8 +30,10 @@ struct bsym {
 	const char	*name;
 };
 
-/* open path, decode its maps, load its symbols; dies (exit 1) on error */
-void	 bin_open(struct bin *, const char *path);
+/* open path, decode its maps, load its symbols; dies (exit 1) on error,
+ * but with keepgoing (--dump) only on a fault of the file itself: a map
+ * section that fails to decode is left out, its error in errs */
+void	 bin_open(struct bin *, const char *path, int keepgoing);
 void	 bin_close(struct bin *);
 /* the first .symtab STT_FUNC symbol at addr (in section text for a
  * relocatable object, as llvm-readobj matches them), NULL if none */

@@ -81,22 +81,49 @@ secname(const struct bin *b, size_t idx)
 	return n;
 }
 
+/* an error of the map as a line: "file: offset 0x..: message", and for a
+ * fault inside a section's bytes the section and the offset in it */
+static char *
+errline(const struct bin *b, const struct bam_err *err)
+{
+	char l[1024];
+
+	if (err->insec)
+		snprintf(l, sizeof(l), "%s: offset 0x%" PRIx64 ": %s (section %"
+		    PRIu32 ")%s offset 0x%" PRIx64 ": %s", b->path, err->off,
+		    secname(b, err->sec), err->sec, err->compressed ?
+		    " decompressed," : "", err->secoff, err->msg);
+	else
+		snprintf(l, sizeof(l), "%s: offset 0x%" PRIx64 ": %s", b->path,
+		    err->off, err->msg);
+	return xstrdup(l);
+}
+
+/* --dump: a section that fails is left out, its error kept for the end */
+static void
+keep_err(void *arg, const struct bam_err *err)
+{
+	struct bin *b = arg;
+
+	xgrow(&b->errs, &b->caperrs, b->nerrs + 1, sizeof(*b->errs));
+	b->errs[b->nerrs++] = errline(b, err);
+}
+
 void
-bin_open(struct bin *b, const char *path)
+bin_open(struct bin *b, const char *path, int keepgoing)
 {
 	struct bam_err err;
-	char ebuf[256];
+	char ebuf[256], *l;
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
 	if (elfobj_open(&b->eo, path, ebuf, sizeof(ebuf)) == -1)
 		errx(1, "%s", ebuf);
-	if (bam_load(&b->map, &b->eo, &b->nsec, &err) == -1) {
-		if (err.insec)
-			errx(1, "%s: offset 0x%" PRIx64 ": %s (section %" PRIu32
-			    ") offset 0x%" PRIx64 ": %s", path, err.off,
-			    secname(b, err.sec), err.sec, err.secoff, err.msg);
-		errx(1, "%s: offset 0x%" PRIx64 ": %s", path, err.off, err.msg);
+	if (bam_load(&b->map, &b->eo, &b->nsec, &err,
+	    keepgoing ? keep_err : NULL, b) == -1 &&
+	    (!keepgoing || b->nerrs == 0)) {
+		l = errline(b, &err);
+		errx(1, "%s", l);
 	}
 	load_syms(b);
 }
@@ -106,6 +133,9 @@ bin_close(struct bin *b)
 {
 	bam_free(&b->map);
 	free(b->syms);
+	while (b->nerrs > 0)
+		free(b->errs[--b->nerrs]);
+	free(b->errs);
 	elfobj_close(&b->eo);
 }
 

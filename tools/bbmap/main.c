@@ -74,10 +74,21 @@ main(int argc, char *argv[])
 	if (dflag && (pflag || sflag))
 		prog_usage_error("--pgo and --strict do not apply to --dump");
 
-	bin_open(&b, argv[0]);
+	bin_open(&b, argv[0], dflag);
 	if (dflag) {
+		/* the sections that decode, then the errors of those that do
+		 * not, as llvm-readobj prints them and then warns; a failed
+		 * run leaves no -o file */
 		out_open(&out, opath);
 		dump_map(&b, out.fp);
+		if (b.nerrs > 0) {
+			if (opath == NULL && fflush(stdout) == EOF)
+				err(1, "standard output");
+			for (i = 0; i < b.nerrs; i++)
+				fprintf(stderr, "%s: %s\n", progname, b.errs[i]);
+			out_abort(&out);
+			exit(1);
+		}
 		out_commit(&out);
 		bin_close(&b);
 		return 0;

@@ -1,7 +1,16 @@
 #!/usr/bin/env python3
-"""bamyaml.py FILE DOCNUM [NAME=VALUE...]: YAML document DOCNUM (from 1) of
-an LLVM lit test, with yaml2obj's [[NAME=default]] macros expanded, ready
-for yaml2obj-19.  yaml2obj-19 cannot write the BB address map entries of
+"""bamyaml.py [--describe] FILE DOCNUM [NAME=VALUE...]: YAML document
+DOCNUM (from 1) of FILE (tests/data/bbmap/maps.yaml), with yaml2obj's
+[[NAME=default]] macros expanded, ready for yaml2obj-19.
+
+--describe prints instead what `bbmap --dump` must print for the map
+sections the document describes (without the # lines): the expectation
+for what llvm-readobj-19 cannot read (versions 3 to 5, the features of
+LLVM 20 and later, the legacy section type), derived from the YAML and
+not from the bytes.  Only for documents whose every section decodes, of
+executables (addresses as written).
+
+  yaml2obj-19 cannot write the BB address map entries of
 LLVM 20 and later (versions 3 to 5, feature bits above MultiBBRange, block
 hashes, callsite end offsets, post-link counts): for a map section holding
 any of those, the section's Entries/PGOAnalyses become the Content bytes
@@ -20,8 +29,11 @@ import sys
 
 import yaml
 
+describe = len(sys.argv) > 1 and sys.argv[1] == "--describe"
+if describe:
+    del sys.argv[1]
 path, docnum = sys.argv[1], int(sys.argv[2])
-defs = dict(a.split("=", 1) for a in sys.argv[3:])
+defs = dict(a.split("=", 1) for a in sys.argv[3:] if a)
 NONE = "__none__"
 
 text = open(path).read()
@@ -67,8 +79,11 @@ def uleb(v):
 
 
 def needs_encoding(sec):
-    """what yaml2obj-19 cannot write: LLVM 20+ versions and features, and
-    the form of LLVM 17 and older (Address and BBEntries, no BBRanges)"""
+    """what yaml2obj-19 cannot write: LLVM 20+ versions and features, the
+    form of LLVM 17 and older (Address and BBEntries, no BBRanges), and any
+    entry of the legacy SHT_LLVM_BB_ADDR_MAP_V0 type"""
+    if sec.get("Type") == "SHT_LLVM_BB_ADDR_MAP_V0" and sec.get("Entries"):
+        return True     # yaml2obj-19 has no Entries for the legacy type
     for e in sec.get("Entries") or []:
         if e.get("Version", 0) > 2 or e.get("Feature", 0) & ~0xF:
             return True
@@ -145,6 +160,92 @@ def encode(sec):
                         out += uleb(spl or 0)
     return bytes(out)
 
+
+FEATURES = ["FuncEntryCount", "BBFreq", "BrProb", "MultiBBRange",
+            "OmitBBEntries", "CallsiteEndOffsets", "BBHash", "PostLinkCfg"]
+
+
+def describe_map(y):
+    """the lines bbmap --dump prints for the document's map sections"""
+    if y["FileHeader"]["Type"] != "ET_EXEC":
+        sys.exit("bamyaml.py: --describe knows executables only")
+    mask = (1 << 8 * asz) - 1
+    funcs = [s for s in y.get("Symbols") or [] if s.get("Type") == "STT_FUNC"]
+    # yaml2obj writes the local symbols first; bbmap names a function
+    # after the first symbol at its address
+    funcs = [s for s in funcs if s.get("Binding", "STB_LOCAL") == "STB_LOCAL"] + \
+        [s for s in funcs if s.get("Binding", "STB_LOCAL") != "STB_LOCAL"]
+
+    def name(a):
+        for s in funcs:
+            if s.get("Value", 0) & mask == a:
+                return s["Name"]
+        return "-"
+
+    out = []
+    for sec in y.get("Sections", []):
+        v0 = sec.get("Type") == "SHT_LLVM_BB_ADDR_MAP_V0"
+        if sec.get("Type") != "SHT_LLVM_BB_ADDR_MAP" and not v0:
+            continue
+        pgos = sec.get("PGOAnalyses") or []
+        for idx, e in enumerate(sec.get("Entries") or []):
+            ver = 0 if v0 else e.get("Version", 0)
+            feat = 0 if v0 else e.get("Feature", 0)
+            ranges = e["BBRanges"]
+            base = ranges[0].get("BaseAddress", 0) & mask
+            names = ",".join(FEATURES[i] for i in range(8) if feat >> i & 1)
+            out.append("function %x %d %x %s %s" % (base, ver, feat,
+                                                    names or "-", name(base)))
+            nblocks = 0
+            for r in ranges:
+                bbs = r.get("BBEntries") or []
+                out.append("range %x %d%s" % (
+                    r.get("BaseAddress", 0) & mask, r.get("NumBlocks", len(bbs)),
+                    " omitted" if feat & 0x10 else ""))
+                if feat & 0x10:
+                    continue
+                end = 0
+                for i, b in enumerate(bbs):
+                    cs, last = [], 0
+                    for d in b.get("CallsiteEndOffsets") or []:
+                        last += d
+                        cs.append(last)
+                    size = b["Size"] + last
+                    # version 0: from the range's start; then from the
+                    # previous block's end
+                    off = b["AddressOffset"] + (end if ver >= 1 else 0)
+                    end = off + size
+                    md = b["Metadata"]
+                    fl = "".join(c for k, c in enumerate("RTEFI")
+                                 if md >> k & 1) or "-"
+                    line = "block %d %x %x %s" % (b.get("ID", i) if ver >= 2
+                                                  else i, off, size, fl)
+                    if feat & 0x20:
+                        line += " " + (",".join("%x" % c for c in cs) or "-")
+                    if feat & 0x40:
+                        line += " %x" % b.get("Hash", 0)
+                    out.append(line)
+                    nblocks += 1
+            p = pgos[idx] if idx < len(pgos) else {}
+            if feat & 1:
+                out.append("entrycount %d" % p.get("FuncEntryCount", 0))
+            if not feat & 6:
+                continue
+            for pb in p.get("PGOBBEntries") or []:
+                line = "pgo " + ("%d" % pb.get("BBFreq", 0) if feat & 2 else "-")
+                if feat & 0x80:
+                    line += " %d" % pb.get("PostLinkBBFreq", 0)
+                for sc in pb.get("Successors") or [] if feat & 4 else []:
+                    line += " %d:%x" % (sc["ID"], sc["BrProb"])
+                    if feat & 0x80:
+                        line += ":%d" % sc.get("PostLinkBrFreq", 0)
+                out.append(line)
+    return out
+
+
+if describe:
+    print("\n".join(describe_map(y)))
+    sys.exit(0)
 
 for sec in y.get("Sections", []):
     if sec.get("Type") in ("SHT_LLVM_BB_ADDR_MAP", "SHT_LLVM_BB_ADDR_MAP_V0") \

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
-"""readobj2lines.py [PREFIX,... [NAME=VALUE...]] < text: llvm-readobj --bb-addr-map output
-(LLVM style), or the CHECK lines of an LLVM test with the given FileCheck
-prefixes, as the lines `bbmap --dump` prints, reduced to what readobj shows:
+"""readobj2lines.py < text: llvm-readobj --bb-addr-map output (LLVM style)
+as the lines `bbmap --dump` prints, reduced to what readobj shows:
 
   function ADDR NAME            (NAME "-" for readobj's <?>)
   range BASE
@@ -13,8 +12,6 @@ Hex numbers lowercase without 0x, flags from the letters RTEFI or "-"."""
 import re
 import sys
 
-prefixes = sys.argv[1].split(",") if len(sys.argv) > 1 else None
-defs = dict(a.split("=", 1) for a in sys.argv[2:])
 FLAGS = [("HasReturn", "R"), ("HasTailCall", "T"), ("IsEHPad", "E"),
          ("CanFallThrough", "F"), ("HasIndirectBranch", "I")]
 
@@ -63,12 +60,6 @@ def flush_pgo():
 
 for raw in sys.stdin:
     line = raw.rstrip("\n")
-    if prefixes is not None:
-        m = re.match(r"#\s*([A-Za-z0-9_-]+?)(-NEXT|-SAME)?:\s?(.*)$", line)
-        if not m or m.group(1) not in prefixes:
-            continue
-        line = re.sub(r"\[\[([A-Za-z0-9_]+)\]\]",
-                      lambda d: defs.get(d.group(1), d.group(0)), m.group(3))
     if "warning:" in line:
         continue
     t = line.strip()
