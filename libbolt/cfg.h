@@ -65,10 +65,15 @@ struct cfg_site {
 	uint8_t		tail;
 	uint8_t		table;		/* IJMP: through a jump table (its
 					 * targets are the block's taken
-					 * successors); not tail and not
-					 * table: unknown control flow, whose
-					 * successors BOLT adds after the
-					 * fall-throughs */
+					 * successors); 2: a table whose
+					 * pattern BOLT found again only for
+					 * the function's one indirect jump
+					 * and one table, the block's edges
+					 * added anew after the fall-throughs
+					 * (updateJumpTableSuccessors); not
+					 * tail and not table: unknown control
+					 * flow, whose successors BOLT adds
+					 * after the fall-throughs */
 };
 
 /* a jump table a function dispatches through: its address and the

@@ -347,7 +347,10 @@ successors(struct fbuild *b, struct cfg *g)
 			continue;
 		}
 		if (nij == 1 && b->ntables == 1) {
-			b->in[ji].table = 1;
+			/* the table set again, its block's successors
+			 * removed and added anew after all of buildCFG's
+			 * edges (updateJumpTableSuccessors) */
+			b->in[ji].table = 2;
 			continue;
 		}
 		cd_push64(&bad, &nbad, &capbad, b->in[ji].off);

@@ -183,7 +183,12 @@ read_relocs(struct cfgdis *d)
 			if (si != 0) {
 				if (gelf_getsym(sd, (int)si, &sy) == NULL)
 					continue;
-				if (sy.st_shndx == SHN_UNDEF)
+				/* an undefined symbol with a value is a
+				 * function's canonical PLT entry (a non-PIE
+				 * takes its address): BOLT's relocation names
+				 * that entry (analyzeRelocation takes the
+				 * symbol's address) */
+				if (sy.st_shndx == SHN_UNDEF && sy.st_value == 0)
 					continue;
 				s = sy.st_value;
 				secsym = GELF_ST_TYPE(sy.st_info) == STT_SECTION;

@@ -385,7 +385,7 @@ same_run() {
 		# perf2bolt's YAML form, ours too, cannot say)
 		"$P2B" --pa -p in.pa -w pa.yaml -o pa.w.fdata "$D/$p" > pa.w.log 2>&1
 		yamlwrite --literal "$D/$p" in.pa > lit.yaml
-		python3 "$DATA/yamlwrite/yamlcmp.py" --no-hashes pa.yaml lit.yaml
+		python3 "$DATA/yamlwrite/yamlcmp.py" pa.yaml lit.yaml
 		yamlwrite "$D/$p" in.pa > t.yaml
 		$L/llvm-bolt "$D/$p" -data t.yaml --profile-ignore-hash -o $p.y.bolt2 \
 		    $BOLTOPTS -dyno-stats > y.log 2>&1

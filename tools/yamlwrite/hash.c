@@ -367,6 +367,39 @@ reloc_ref(struct ywh *h, const struct cfg_reloc *r, uint64_t iaddr,
 	return 1;
 }
 
+/* the relocations BOLT keeps in a function (BinaryFunction::
+ * addRelocation through X86MCPlusBuilder::shouldRecordCodeRelocation:
+ * R_X86_64_PLT32 and R_X86_64_GOTPCREL are dropped, TLS ones never get
+ * there; handleRelocation registers a PC-relative one only against a
+ * symbol it knows by name: a global, not a section) */
+static int
+recorded(const struct cfg_reloc *r)
+{
+	switch (r->type) {
+	case R_X86_64_8: case R_X86_64_16: case R_X86_64_32:
+	case R_X86_64_32S: case R_X86_64_64:
+		return 1;
+	case R_X86_64_PC8: case R_X86_64_PC32: case R_X86_64_PC64:
+	case R_X86_64_GOTPC64: case R_X86_64_GOTPCRELX:
+	case R_X86_64_REX_GOTPCRELX:
+		return !r->secsym && r->global;
+	}
+	return 0;
+}
+
+/* getRelocationInRange over the ones BOLT keeps: the first in [lo, hi) */
+static const struct cfg_reloc *
+kept_reloc_in(const struct ywh *h, uint64_t lo, uint64_t hi)
+{
+	const struct cfg_reloc *rl;
+
+	for (; lo < hi; lo++)
+		if ((rl = cfgdis_reloc_at(h->cd, lo)) != NULL && rl->fromcode &&
+		    recorded(rl))
+			return rl;
+	return NULL;
+}
+
 static void
 resolve(void *arg, const struct mcx86_ref *r, struct mcx86_sym *s)
 {
@@ -403,8 +436,8 @@ resolve(void *arg, const struct mcx86_ref *r, struct mcx86_sym *s)
 		return;
 	}
 	if (h->bin->ft.has_relocs) {
-		rl = cfgdis_reloc_in(h->cd, r->addr, r->addr + r->size);
-		if (rl != NULL && rl->fromcode &&
+		rl = kept_reloc_in(h, r->addr, r->addr + r->size);
+		if (rl != NULL &&
 		    (rl->type == R_X86_64_GOTPCRELX ||
 		    rl->type == R_X86_64_REX_GOTPCRELX)) {
 			/* the linker may have rewritten the instruction:
@@ -417,7 +450,7 @@ resolve(void *arg, const struct mcx86_ref *r, struct mcx86_sym *s)
 			return;
 		}
 		rl = cfgdis_reloc_at(h->cd, r->addr + r->immoff);
-		if (rl != NULL && rl->fromcode &&
+		if (rl != NULL && rl->fromcode && recorded(rl) &&
 		    reloc_ref(h, rl, r->addr, r->size, s))
 			return;
 	}
@@ -477,8 +510,9 @@ add_tables(struct ywh *h, size_t fi)
 }
 
 /* how block b's edges were added: 0 taken branches and the
- * fall-through (buildCFG), 1 unknown control flow
- * (postProcessIndirectBranches, after all of buildCFG's); the blocks
+ * fall-through (buildCFG), 1 after all of buildCFG's
+ * (postProcessIndirectBranches: unknown control flow, or a jump table
+ * set again, updateJumpTableSuccessors); the blocks
  * they go to in BOLT's order into order[] from n: taken branches by
  * source then target (a table's targets by offset), then the
  * fall-through; the referenced offsets in order */
@@ -493,7 +527,7 @@ late(const struct cfg *g, size_t b, int *ijmp)
 		if (g->sites[k].off >= bb->start && g->sites[k].off < bb->end &&
 		    g->sites[k].kind == CFG_SITE_IJMP && !g->sites[k].tail) {
 			*ijmp = 1;
-			return !g->sites[k].table;
+			return g->sites[k].table != 1;
 		}
 	return 0;
 }
