@@ -109,6 +109,112 @@ prog_getopt(int argc, char *const argv[], const char *optstring,
 }
 
 void
+prog_help(const struct prog_usage *u)
+{
+	static const struct prog_opt std[] = {
+		{ "help", no_argument, 'h', NULL, "this help" },
+		{ "version", no_argument, 256, NULL, "print the version" },
+		{ NULL, 0, 0, NULL, NULL }
+	};
+	const struct prog_opt *tabs[2] = { u->opts, std }, *o;
+	const char *p, *q;
+	char left[64];
+	int width = 0, n, t;
+
+	/* usage: tool form, each further form under the first; a line
+	 * starting with a space goes on with the form before */
+	printf("usage: %s ", progname);
+	for (p = u->synopsis; (q = strchr(p, '\n')) != NULL; p = q + 1) {
+		printf("%.*s\n", (int)(q - p), p);
+		if (q[1] == ' ') {
+			printf("%*s", (int)strlen(progname) + 8, "");
+			q++;
+		} else
+			printf("       %s ", progname);
+	}
+	printf("%s\n%s\n", p, u->about);
+	for (t = 0; t < 2; t++)
+		for (o = tabs[t]; o->name != NULL; o++) {
+			if (o->help == NULL)
+				continue;
+			n = snprintf(left, sizeof(left), "  %c%c%s--%s%s%s",
+			    o->val < 256 ? '-' : ' ',
+			    o->val < 256 ? o->val : ' ',
+			    o->val < 256 ? ", " : "  ", o->name,
+			    o->arg ? "=" : "", o->arg ? o->arg : "");
+			if (n > width)
+				width = n;
+		}
+	for (t = 0; t < 2; t++)
+		for (o = tabs[t]; o->name != NULL; o++) {
+			if (o->help == NULL)
+				continue;
+			snprintf(left, sizeof(left), "  %c%c%s--%s%s%s",
+			    o->val < 256 ? '-' : ' ',
+			    o->val < 256 ? o->val : ' ',
+			    o->val < 256 ? ", " : "  ", o->name,
+			    o->arg ? "=" : "", o->arg ? o->arg : "");
+			printf("%-*s  ", width, left);
+			for (p = o->help; (q = strchr(p, '\n')) != NULL;
+			    p = q + 1)
+				printf("%.*s\n%*s", (int)(q - p), p,
+				    width + 2, "");
+			printf("%s\n", p);
+		}
+	xclose_stdout();
+	exit(0);
+}
+
+int
+prog_opts(int argc, char *const argv[], const struct prog_usage *u)
+{
+	/* getopt_long's tables, made once */
+	static const struct prog_usage *made;
+	static struct option *lo;
+	static char *so;
+	const struct prog_opt *o;
+	size_t n, k, j;
+	int ch;
+
+	if (made != u) {
+		for (n = 0; u->opts[n].name != NULL; n++)
+			;
+		free(lo);
+		free(so);
+		lo = xcalloc(n + 3, sizeof(*lo));
+		so = xcalloc(2 * n + 4, 1);
+		j = 0;
+		so[j++] = ':';
+		for (k = 0; k < n; k++) {
+			o = &u->opts[k];
+			lo[k] = (struct option){ o->name, o->has_arg, NULL,
+			    o->val };
+			if (o->val < 256 && strchr(so, o->val) == NULL) {
+				so[j++] = (char)o->val;
+				if (o->has_arg == required_argument)
+					so[j++] = ':';
+			}
+		}
+		so[j++] = 'h';
+		lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+		lo[n++] = (struct option){ "version", no_argument, NULL, 256 };
+		made = u;
+	}
+	ch = getopt_long(argc, argv, so, lo, NULL);
+	switch (ch) {
+	case 'h':
+		prog_help(u);
+	case 256:
+		prog_version();
+	case ':':
+	case '?':
+		prog_option_error(ch, lo, argv);
+	default:
+		return ch;
+	}
+}
+
+void
 prog_open_error(const char *path)
 {
 	fprintf(stderr, "%s: %s: %s\n", progname,

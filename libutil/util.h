@@ -67,6 +67,34 @@ int	 prog_getopt(int argc, char *const argv[], const char *optstring,
 /* "tool: path: strerror(errno)", exit 1: a file that cannot be opened */
 noreturn void prog_open_error(const char *path);
 
+/*
+ * A tool's options and its usage from one table, as gentoo pax-utils
+ * writes its tools: each option once, with its help; prog_opts makes
+ * getopt_long's tables of it, and -h/--help prints the usage from it.
+ * Every tool has -q/--quiet (no warnings or statistics on standard
+ * error) and -v/--verbose (counts on standard error) when it has
+ * anything to say there, -o/--output, -h/--help and --version.
+ */
+struct prog_opt {
+	const char	*name;		/* --name */
+	int		 has_arg;	/* no_argument, required_argument */
+	int		 val;		/* -val, or above 255: long only */
+	const char	*arg;		/* the argument in the help, "FILE" */
+	const char	*help;		/* lines joined by "\n"; NULL: an
+					 * alias accepted, not listed */
+};
+struct prog_usage {
+	const char	*synopsis;	/* after "usage: tool "; "\n" starts
+					 * another form */
+	const char	*about;		/* what the tool does */
+	const struct prog_opt *opts;	/* ends with { NULL } */
+};
+/* the next option of the tool's own, or -1 at the end: -h/--help,
+ * --version and usage errors (exit 2) are handled */
+int	 prog_opts(int argc, char *const argv[], const struct prog_usage *);
+/* the usage on standard output, exit 0 */
+noreturn void prog_help(const struct prog_usage *);
+
 /* prog.c: the one error-return helper of parsers that leave the message
  * to their caller: fmt into err[0, errlen) (cut to fit), then -1 */
 int	 failf(char *err, size_t errlen, const char *fmt, ...) PRINTFLIKE(3, 4);

@@ -28,33 +28,37 @@
 #include "pa.h"
 #include "pawalk.h"
 
-static void
-usage(void)
-{
-	printf("usage: %s [-v] [--bolted | --literal] [-M mem]... [-o fdata] "
-	    "binary [preagg]\n"
-	    "Write the fdata perf2bolt-19 writes for a pre-aggregated profile "
-	    "of binary.\n"
-	    "  -o, --output=FILE  write to FILE (default: standard output)\n"
-	    "  -M, --mem=FILE     the samples of memory events (preagg -M, a\n"
-	    "                     profpipe-mem stream): memory lines (repeatable)\n"
-	    "      --bolted       the profile was collected on a BOLTed binary "
-	    "(batmap's\n"
-	    "                     output): write the boltedcollection form, "
-	    "each\n"
-	    "                     fall-through as given\n"
-	    "      --literal      write a branch from an instruction that is no "
-	    "branch\n"
-	    "                     as given, as perf2bolt --pa does (by default, "
-	    "batmap's\n"
-	    "                     pairs of blocks become the input's edges)\n"
-	    "  -v, --verbose      counts of entries, traces and functions on "
-	    "standard error\n"
-	    "  -h, --help         this help\n"
-	    "      --version      the version\n", progname);
-	xclose_stdout();
-	exit(0);
-}
+/* options (fdatawrite(1)); the long-only ones above 255 */
+enum { O_BOLTED = 257, O_TRANSLATED, O_LITERAL };
+static const struct prog_opt opts[] = {
+	{ "output", required_argument, 'o', "FILE",
+	    "write to FILE (default: standard output)" },
+	{ "mem", required_argument, 'M', "FILE",
+	    "the samples of memory events (preagg -M, a\n"
+	    "profpipe-mem stream): memory lines (repeatable)" },
+	{ "bolted", no_argument, O_BOLTED, NULL,
+	    "the profile was collected on a BOLTed binary (batmap's\n"
+	    "output): write the boltedcollection form, each\n"
+	    "fall-through as given" },
+	{ "literal", no_argument, O_LITERAL, NULL,
+	    "write a branch from an instruction that is no branch\n"
+	    "as given, as perf2bolt --pa does (by default, batmap's\n"
+	    "pairs of blocks become the input's edges)" },
+	{ "translated", no_argument, O_TRANSLATED, NULL,
+	    "the default (batmap's pairs of blocks as the input's\n"
+	    "edges), accepted for scripts that name it" },
+	{ "quiet", no_argument, 'q', NULL, "no warnings" },
+	{ "verbose", no_argument, 'v', NULL,
+	    "counts of entries, traces and functions on standard\n"
+	    "error" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+static const struct prog_usage usage = {
+	"[-qv] [--bolted | --literal] [-M mem]... [-o fdata] binary [preagg]",
+	"Write the fdata perf2bolt-19 writes for a pre-aggregated profile "
+	"of binary.",
+	opts
+};
 
 /* a line of fdata: from and to, each a function (index + 1, 0 for
  * [unknown]) and an offset (the address itself for [unknown]); kept in
@@ -467,20 +471,11 @@ main(int argc, char **argv)
 	static const struct pawalk_ops ops = {
 		on_branch, on_steps, on_fallthrough, on_sample
 	};
-	static const struct option longopts[] = {
-		{ "bolted",	no_argument,	   NULL, 'B' },
-		{ "translated",	no_argument,	   NULL, 'T' },
-		{ "literal",	no_argument,	   NULL, 'L' },
-		{ "mem",	required_argument, NULL, 'M' },
-		{ "output",	required_argument, NULL, 'o' },
-		{ "verbose",	no_argument,	   NULL, 'v' },
-		PROG_OPTIONS_END
-	};
 	struct ctx c;
 	struct output out;
 	const char *outpath = NULL, *in;
 	char err[512];
-	int ch, verbose = 0, literal = 0, translated = 0;
+	int ch, verbose = 0, quiet = 0, literal = 0, translated = 0;
 	const struct cfgdis_stats *st;
 
 	prog_init(argc, argv);
@@ -488,21 +483,24 @@ main(int argc, char **argv)
 	ktab_init(&c.lines, sizeof(struct line), 4096, line_hash);
 	ktab_init(&c.samples, sizeof(struct line), 4096, line_hash);
 	ktab_init(&c.mem, sizeof(struct line), 4096, line_hash);
-	while ((ch = prog_getopt(argc, argv, ":M:o:vh", longopts, usage)) != -1) {
+	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
 		switch (ch) {
-		case 'B':
+		case O_BOLTED:
 			c.bolted = 1;
 			break;
-		case 'T':
+		case O_TRANSLATED:
 			translated = 1;
 			break;
-		case 'L':
+		case O_LITERAL:
 			literal = 1;
 			break;
 		case 'M':
 			c.memfiles = xreallocarray(c.memfiles, c.nmemfiles + 1,
 			    sizeof(*c.memfiles));
 			c.memfiles[c.nmemfiles++] = optarg;
+			break;
+		case 'q':
+			quiet = 1;
 			break;
 		case 'o':
 			outpath = optarg;
@@ -526,21 +524,17 @@ main(int argc, char **argv)
 		    "BOLTed binary are not translated");
 	in = argc == 2 ? argv[1] : "-";
 	if (boltbin_open(&c.bin, argv[0], 0, err, sizeof(err)) == -1) {
-		fprintf(stderr, "%s: %s\n", progname, err);
-		exit(1);
+		errx(1, "%s", err);
 	}
 	if ((c.cd = cfgdis_open(&c.bin.eo, &c.bin.ft, err, sizeof(err))) == NULL) {
-		fprintf(stderr, "%s: %s\n", progname, err);
-		exit(1);
+		errx(1, "%s", err);
 	}
 	/* the code is read before the input: in a pipeline, while the
 	 * stages before this one still work */
 	if (!c.bolted)
 		cfgdis_prepare(c.cd);
 	if (pa_open(&c.r, in) == -1) {
-		fprintf(stderr, "%s: %s: %s\n", progname,
-		    strcmp(in, "-") == 0 ? "<stdin>" : in, strerror(errno));
-		exit(1);
+		prog_open_error(in);
 	}
 	c.ftc = xcalloc(c.bin.ft.n + 1, sizeof(*c.ftc));
 	c.w.bin = &c.bin;
@@ -565,7 +559,7 @@ main(int argc, char **argv)
 			free(c.fnames[i]);
 	free(c.fnames);
 	st = cfgdis_stats(c.cd);
-	if (st->undecodable > 0)
+	if (st->undecodable > 0 && !quiet)
 		fprintf(stderr, "%s: %llu functions with instructions Capstone "
 		    "cannot decode: no fall-throughs in them\n", progname,
 		    (unsigned long long)st->undecodable);

@@ -6,6 +6,7 @@
  * binary is translated into one of its input binary (translate.c).
  */
 #include <getopt.h>
+#include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,25 +22,38 @@ int	 vflag;
 
 static void	 load_bolted(struct batbin *, const char *);
 static void	 dump(FILE *, const struct batbin *);
-static noreturn void usage(void);
+
+/* options (batmap(1)) */
+static const struct prog_opt opts[] = {
+	{ "dump", no_argument, 'd', NULL,
+	    "print the tables (profpipe-bat(5))" },
+	{ "output", required_argument, 'o', "FILE",
+	    "write FILE instead of the standard output" },
+	{ "quiet", no_argument, 'q', NULL,
+	    "no warnings (batmap has none but errors)" },
+	{ "verbose", no_argument, 'v', NULL,
+	    "counts of translated and dropped entries" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+static const struct prog_usage usage = {
+	"[-qv] [-o file] bolted-binary input-binary [profile]\n"
+	"--dump [-o file] bolted-binary",
+	"Translate a pre-aggregated profile of a binary written by llvm-bolt\n"
+	"--enable-bat into one of its input binary, through the BOLT address\n"
+	"translation tables (.note.bolt_bat); or print the tables.",
+	opts
+};
 
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "dump",	no_argument,	   NULL, 'd' },
-		{ "output",	required_argument, NULL, 'o' },
-		{ "verbose",	no_argument,	   NULL, 'v' },
-		PROG_OPTIONS_END
-	};
 	struct output out;
 	struct batbin b;
 	const char *ofile = NULL;
 	int ch, dflag = 0;
 
 	prog_init(argc, argv);
-	while ((ch = prog_getopt(argc, argv, ":do:vh", longopts,
-	    usage)) != -1) {
+	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
 		switch (ch) {
 		case 'd':
 			dflag = 1;
@@ -49,6 +63,8 @@ main(int argc, char *argv[])
 			break;
 		case 'v':
 			vflag = 1;
+			break;
+		case 'q':
 			break;
 		}
 	}
@@ -77,8 +93,7 @@ load_bolted(struct batbin *b, const char *path)
 	char err[512];
 
 	if (batbin_open(b, path, err, sizeof(err)) == -1) {
-		fprintf(stderr, "%s: %s\n", progname, err);
-		exit(1);
+		errx(1, "%s", err);
 	}
 }
 
@@ -126,20 +141,3 @@ dump(FILE *fp, const struct batbin *b)
 	}
 }
 
-static noreturn void
-usage(void)
-{
-	printf("usage: %s [-v] [-o file] bolted-binary input-binary [profile]\n"
-	    "       %s --dump [-o file] bolted-binary\n"
-	    "Translate a pre-aggregated profile of a binary written by llvm-bolt\n"
-	    "--enable-bat into one of its input binary, through the BOLT address\n"
-	    "translation tables (.note.bolt_bat); or print the tables.\n"
-	    "  -d, --dump                 print the tables (profpipe-bat(5))\n"
-	    "  -o, --output=FILE          write FILE instead of the standard output\n"
-	    "  -h, --help                 this help\n"
-	    "  -v, --verbose              counts of translated and dropped entries\n"
-	    "      --version              print the version\n",
-	    progname, progname);
-	xclose_stdout();
-	exit(0);
-}

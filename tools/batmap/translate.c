@@ -143,8 +143,7 @@ load_bin(struct bin *b, struct boltbin *bb, const char *path, int code)
 	b->path = path;
 	b->bb = bb;
 	if (boltbin_load(bb, 0, err, sizeof(err)) == -1) {
-		fprintf(stderr, "%s: %s\n", progname, err);
-		exit(1);
+		errx(1, "%s", err);
 	}
 	if (!code)
 		return;
@@ -820,8 +819,7 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 	memset(&c, 0, sizeof(c));
 	c.b = b;
 	if (elfobj_open(&inbin.eo, inpath, err, sizeof(err)) == -1) {
-		fprintf(stderr, "%s: %s\n", progname, err);
-		exit(1);
+		errx(1, "%s", err);
 	}
 	if (bat_find(&b->bat, 0) != NULL)
 		errx(1, "%s: a fragment at address 0", b->path);

@@ -14,20 +14,34 @@
 #include "bbmap.h"
 
 static int	 report(const struct mapstat *, double threshold, int quiet);
-static noreturn void usage(void);
+
+/* options (bbmap(1)) */
+static const struct prog_opt opts[] = {
+	{ "dump", no_argument, 'd', NULL,
+	    "print the decoded basic-block address map" },
+	{ "output", required_argument, 'o', "FILE",
+	    "write to FILE (default stdout)" },
+	{ "pgo", no_argument, 'p', NULL,
+	    "the compiler's block frequencies beside the counts" },
+	{ "strict", no_argument, 's', NULL,
+	    "a stale-looking profile is an error" },
+	{ "threshold", required_argument, 't', "PCT",
+	    "mid-block share that looks stale (default 30)" },
+	{ "quiet", no_argument, 'q', NULL, "no statistics or warnings" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+static const struct prog_usage usage = {
+	"[-pqs] [-t pct] [-o file] binary [preagg]\n"
+	"--dump [-o file] binary",
+	"Map a pre-aggregated profile onto the compiler's basic blocks of "
+	"binary\n(SHT_LLVM_BB_ADDR_MAP): per function the blocks, their "
+	"counts and edges;\nor print the decoded map.",
+	opts
+};
 
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "dump",	no_argument,		NULL, 'd' },
-		{ "output",	required_argument,	NULL, 'o' },
-		{ "pgo",	no_argument,		NULL, 'p' },
-		{ "quiet",	no_argument,		NULL, 'q' },
-		{ "strict",	no_argument,		NULL, 's' },
-		{ "threshold",	required_argument,	NULL, 't' },
-		PROG_OPTIONS_END
-	};
 	struct output out;
 	struct mapstat st;
 	struct bin b;
@@ -39,8 +53,7 @@ main(int argc, char *argv[])
 	int ch, dflag = 0, pflag = 0, qflag = 0, sflag = 0, stale;
 
 	prog_init(argc, argv);
-	while ((ch = prog_getopt(argc, argv, ":do:pqst:h", longopts,
-	    usage)) != -1) {
+	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
 		switch (ch) {
 		case 'd':
 			dflag = 1;
@@ -173,22 +186,3 @@ report(const struct mapstat *s, double threshold, int quiet)
 	return stale;
 }
 
-static void
-usage(void)
-{
-	printf("usage: %s [-pqs] [-t pct] [-o file] binary [preagg]\n"
-	    "       %s --dump [-o file] binary\n"
-	    "  -d, --dump            print the decoded basic-block address map\n"
-	    "  -o, --output=FILE     write to FILE (default stdout)\n"
-	    "  -p, --pgo             the compiler's block frequencies beside "
-	    "the counts\n"
-	    "  -s, --strict          a stale-looking profile is an error\n"
-	    "  -t, --threshold=PCT   mid-block share that looks stale "
-	    "(default 30)\n"
-	    "  -q, --quiet           no statistics or warnings\n"
-	    "  -h, --help            this help\n"
-	    "      --version         print the version\n",
-	    progname, progname);
-	xclose_stdout();
-	exit(0);
-}

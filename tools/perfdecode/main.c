@@ -29,23 +29,40 @@ static const struct {
 static void	 grow_pipe(int);
 static unsigned	 parse_kinds(const char *);
 static void	 add_pids(const char *, int32_t **, size_t *, size_t *);
-static noreturn void usage(void);
+
+/* options (perfdecode(1)) */
+static const struct prog_opt opts[] = {
+	{ "output", required_argument, 'o', "FILE",
+	    "write to FILE (kept only on success)" },
+	{ "pid", required_argument, 'p', "PID[,PID]",
+	    "only records of these pids (repeatable)" },
+	{ "comm", required_argument, 'c', "NAME",
+	    "only records of pids whose comm is NAME" },
+	{ "event", required_argument, 'e', "NAME",
+	    "only samples of event NAME (cycles:u)" },
+	{ "kinds", required_argument, 'k', "LIST",
+	    "kinds to write: sample,mmap,comm,\n"
+	    "fork,exit,buildid,lost or all (default)" },
+	{ "samples-only", no_argument, 's', NULL,
+	    "same as --kinds=sample" },
+	{ "allow-truncated", no_argument, 't', NULL,
+	    "a file cut short is a warning, exit 0" },
+	{ "ordered", no_argument, 'O', NULL,
+	    "sort by time between FINISHED_ROUNDs" },
+	{ "quiet", no_argument, 'q', NULL,
+	    "no warnings or lost-event totals" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+static const struct prog_usage usage = {
+	"[-Oqst] [-c comm] [-e event] [-k kinds] [-o file] [-p pid[,pid...]]\n"
+	" [perf.data | perf.data-dir | -]",
+	"Decode a perf.data recording into the profpipe-events stream.",
+	opts
+};
 
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "output",		required_argument, NULL, 'o' },
-		{ "pid",		required_argument, NULL, 'p' },
-		{ "comm",		required_argument, NULL, 'c' },
-		{ "event",		required_argument, NULL, 'e' },
-		{ "kinds",		required_argument, NULL, 'k' },
-		{ "samples-only",	no_argument,	   NULL, 's' },
-		{ "allow-truncated",	no_argument,	   NULL, 't' },
-		{ "ordered",		no_argument,	   NULL, 'O' },
-		{ "quiet",		no_argument,	   NULL, 'q' },
-		PROG_OPTIONS_END
-	};
 	const char *ofile = NULL, *comm = NULL, *event = NULL, *in, *name;
 	int32_t *pids = NULL;
 	size_t npids = 0, cappids = 0;
@@ -58,8 +75,7 @@ main(int argc, char *argv[])
 	struct pd d;
 
 	prog_init(argc, argv);
-	while ((ch = prog_getopt(argc, argv, ":Oc:e:hk:o:p:qst", longopts,
-	    usage)) != -1) {
+	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
 		switch (ch) {
 		case 'o':
 			ofile = optarg;
@@ -244,26 +260,3 @@ add_pids(const char *s, int32_t **pids, size_t *n, size_t *cap)
 	}
 }
 
-static noreturn void
-usage(void)
-{
-	printf("usage: %s [-Oqst] [-c comm] [-e event] [-k kinds] "
-	    "[-o file] [-p pid[,pid...]]\n"
-	    "       [perf.data | perf.data-dir | -]\n"
-	    "Decode a perf.data recording into the profpipe-events stream.\n"
-	    "  -o, --output=FILE      write to FILE (kept only on success)\n"
-	    "  -p, --pid=PID[,PID]    only records of these pids (repeatable)\n"
-	    "  -c, --comm=NAME        only records of pids whose comm is NAME\n"
-	    "  -e, --event=NAME       only samples of event NAME (cycles:u)\n"
-	    "  -k, --kinds=LIST       kinds to write: sample,mmap,comm,\n"
-	    "                         fork,exit,buildid,lost or all (default)\n"
-	    "  -s, --samples-only     same as --kinds=sample\n"
-	    "  -t, --allow-truncated  a file cut short is a warning, exit 0\n"
-	    "  -O, --ordered          sort by time between FINISHED_ROUNDs\n"
-	    "  -q, --quiet            no warnings or lost-event totals\n"
-	    "  -h, --help             this help\n"
-	    "      --version          print the version\n",
-	    progname);
-	xclose_stdout();
-	exit(0);
-}

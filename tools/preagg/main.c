@@ -29,28 +29,56 @@ size_t npids;
 
 static void	 load_binary(struct binary *);
 static int	 default_threads(const char *);
-static noreturn void usage(void);
+
+/* options (preagg(1)) */
+static const struct prog_opt opts[] = {
+	{ "binary", required_argument, 'b', "FILE",
+	    "profile this binary (repeatable)" },
+	{ "llvm", required_argument, 'L', "RELEASE",
+	    "the form the BOLT of LLVM RELEASE reads: 19 or\n"
+	    "20 (B, F, f), 21 or 22 (T and R with one\n"
+	    "count), 23 or main (the default)" },
+	{ "legacy", no_argument, 'l', NULL,
+	    "only B, F and f entries (--llvm=19)" },
+	{ "basic", no_argument, 'S', NULL,
+	    "every sample as an S entry at its ip, branch\n"
+	    "stacks ignored (perf2bolt -nl)" },
+	{ "branches", no_argument, 'T', NULL,
+	    "no S entries for samples without branch stack" },
+	{ "buildid-locations", no_argument, 'B', NULL,
+	    "write buildid:offset locations" },
+	{ "ignore-build-id", no_argument, 'I', NULL,
+	    "match mappings by file name only" },
+	{ "merge", no_argument, 'm', NULL, "sum pre-aggregated profiles" },
+	{ "mem", required_argument, 'M', "FILE",
+	    "also write the samples of memory events\n"
+	    "(mem-loads) to FILE, a profpipe-mem stream\n"
+	    "(fdatawrite -M)" },
+	{ "pid", required_argument, 'p', "PID",
+	    "only samples of PID (repeatable)" },
+	{ "threads", required_argument, 'j', "N",
+	    "parse in N threads (default: the CPUs, up to\n"
+	    "4, less one when reading a pipe)" },
+	{ "output", required_argument, 'o', "FILE",
+	    "write FILE instead of the standard output" },
+	{ "quiet", no_argument, 'q', NULL, "no warnings" },
+	{ "verbose", no_argument, 'v', NULL,
+	    "counts of samples and entries on stderr" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+static const struct prog_usage usage = {
+	"-b binary [-b binary...] [-BIlqSTv] [-j n] [-L release]\n"
+	" [-p pid] [-o file] [-M memfile] [file...]\n"
+	"--merge [-qv] [-o file] [file...]",
+	"Fold profpipe-events streams (perfdecode), one recording per file, "
+	"into\nBOLT's pre-aggregated profile for llvm-bolt --pa -p, or sum\n"
+	"pre-aggregated profiles.",
+	opts
+};
 
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "binary",	required_argument, NULL, 'b' },
-		{ "buildid-locations", no_argument, NULL, 'B' },
-		{ "legacy",	no_argument,	   NULL, 'l' },
-		{ "llvm",	required_argument, NULL, 'L' },
-		{ "basic",	no_argument,	   NULL, 'S' },
-		{ "branches",	no_argument,	   NULL, 'T' },
-		{ "ignore-build-id", no_argument,  NULL, 'I' },
-		{ "merge",	no_argument,	   NULL, 'm' },
-		{ "mem",	required_argument, NULL, 'M' },
-		{ "output",	required_argument, NULL, 'o' },
-		{ "pid",	required_argument, NULL, 'p' },
-		{ "threads",	required_argument, NULL, 'j' },
-		{ "quiet",	no_argument,	   NULL, 'q' },
-		{ "verbose",	no_argument,	   NULL, 'v' },
-		PROG_OPTIONS_END
-	};
 	struct output out, mout;
 	const char *ofile = NULL;
 	uint64_t v;
@@ -58,8 +86,7 @@ main(int argc, char *argv[])
 
 	prog_init(argc, argv);
 	nthreads = 0;	/* default_threads() */
-	while ((ch = prog_getopt(argc, argv, ":b:BIj:lL:mM:o:p:qSTvh", longopts,
-	    usage)) != -1) {
+	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
 		switch (ch) {
 		case 'b':
 			if (nbins == MAXBIN)
@@ -296,38 +323,3 @@ load_binary(struct binary *b)
 		warnx("%s: no function symbols", path);
 }
 
-static void
-usage(void)
-{
-	printf("usage: %s -b binary [-b binary...] [-BIlqSTv] [-j n] [-L release]\n"
-	    "              [-p pid] [-o file] [-M memfile] [file...]\n"
-	    "       %s --merge [-v] [-o file] [file...]\n"
-	    "Fold profpipe-events streams (perfdecode), one recording per file, into\n"
-	    "BOLT's pre-aggregated profile for llvm-bolt --pa -p, or sum\n"
-	    "pre-aggregated profiles.\n"
-	    "  -b, --binary=FILE          profile this binary (repeatable)\n"
-	    "  -L, --llvm=RELEASE         the form the BOLT of LLVM RELEASE reads: 19 or\n"
-	    "                             20 (B, F, f), 21 or 22 (T and R with one\n"
-	    "                             count), 23 or main (the default)\n"
-	    "  -l, --legacy               only B, F and f entries (--llvm=19)\n"
-	    "  -S, --basic                every sample as an S entry at its ip, branch\n"
-	    "                             stacks ignored (perf2bolt -nl)\n"
-	    "  -T, --branches             no S entries for samples without branch stack\n"
-	    "  -B, --buildid-locations    write buildid:offset locations\n"
-	    "  -I, --ignore-build-id      match mappings by file name only\n"
-	    "  -m, --merge                sum pre-aggregated profiles\n"
-	    "  -M, --mem=FILE             also write the samples of memory events\n"
-	    "                             (mem-loads) to FILE, a profpipe-mem stream\n"
-	    "                             (fdatawrite -M)\n"
-	    "  -p, --pid=PID              only samples of PID (repeatable)\n"
-	    "  -j, --threads=N            parse in N threads (default: the CPUs, up to\n"
-	    "                             4, less one when reading a pipe)\n"
-	    "  -o, --output=FILE          write FILE instead of the standard output\n"
-	    "  -q, --quiet                no warnings\n"
-	    "  -v, --verbose              counts of samples and entries on stderr\n"
-	    "  -h, --help                 this help\n"
-	    "      --version              print the version\n",
-	    progname, progname);
-	xclose_stdout();
-	exit(0);
-}

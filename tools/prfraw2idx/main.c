@@ -42,24 +42,46 @@ static int	 load(struct store *, struct namecache *, const struct input *,
 		    struct perr *);
 static int	 read_more(int, uint8_t **, size_t *, size_t *, size_t);
 static unsigned	 ncpus(void);
-static noreturn void usage(void);
+
+/* options (prfraw2idx(1)); --num-threads is llvm-profdata's spelling,
+ * --threads every tool's */
+static const struct prog_opt opts[] = {
+	{ "output", required_argument, 'o', "FILE",
+	    "write to FILE (default stdout)" },
+	{ "format-version", required_argument, 'F', "N",
+	    "indexed format version 7..12 (default 12)" },
+	{ "text", no_argument, 't', NULL,
+	    "write the profpipe-prof text form" },
+	{ "llvm-text", no_argument, 'l', NULL,
+	    "write llvm-profdata's text form" },
+	{ "sparse", no_argument, 's', NULL,
+	    "drop functions never executed" },
+	{ "failure-mode", required_argument, 'm', "MODE",
+	    "any (default), all or warn" },
+	{ "weighted-input", required_argument, 'w', "W,F",
+	    "input F with weight W" },
+	{ "input-files", required_argument, 'f', "LIST",
+	    "inputs from LIST, lines [W,]path" },
+	{ "threads", required_argument, 'j', "N",
+	    "merge as llvm-profdata with N threads\n"
+	    "(--num-threads, llvm-profdata's name, too)" },
+	{ "num-threads", required_argument, 'j', "N", NULL },
+	{ "quiet", no_argument, 'q', NULL, "no warnings or progress" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+static const struct prog_usage usage = {
+	"[-qst] [-o file] [-F version] [-j n] [--text | --llvm-text]\n"
+	" [-m any|all|warn] [-w weight,file]... [-f listfile]\n"
+	" [file[:weight] | dir]...",
+	"Merge LLVM raw instrumentation profiles (.profraw), or their text "
+	"forms,\ninto the indexed .profdata clang -fprofile-use reads, as "
+	"llvm-profdata merge\ndoes; or write a text form.",
+	opts
+};
 
 int
 main(int argc, char *argv[])
 {
-	static const struct option longopts[] = {
-		{ "output",		required_argument, NULL, 'o' },
-		{ "format-version",	required_argument, NULL, 'F' },
-		{ "text",		no_argument,	   NULL, 't' },
-		{ "llvm-text",		no_argument,	   NULL, 'l' },
-		{ "sparse",		no_argument,	   NULL, 's' },
-		{ "failure-mode",	required_argument, NULL, 'm' },
-		{ "weighted-input",	required_argument, NULL, 'w' },
-		{ "input-files",	required_argument, NULL, 'f' },
-		{ "num-threads",	required_argument, NULL, 'j' },
-		{ "quiet",		no_argument,	   NULL, 'q' },
-		PROG_OPTIONS_END
-	};
 	const char *ofile = NULL;
 	char **weighted = NULL, **lists = NULL;
 	size_t nweighted = 0, capw = 0, nlists = 0, capl = 0, i;
@@ -71,8 +93,7 @@ main(int argc, char *argv[])
 	unsigned nst, k;
 
 	prog_init(argc, argv);
-	while ((ch = prog_getopt(argc, argv, ":F:f:hj:lm:o:qstw:", longopts,
-	    usage)) != -1) {
+	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
 		switch (ch) {
 		case 'o':
 			ofile = optarg;
@@ -465,26 +486,3 @@ ioerr:
 	return -1;
 }
 
-static void
-usage(void)
-{
-	printf("usage: %s [-qst] [-o file] [-F version] [-j n] [--text | --llvm-text]\n"
-	    "       [-m any|all|warn] [-w weight,file]... [-f listfile]\n"
-	    "       [file[:weight] | dir]...\n"
-	    "  -o, --output=FILE          write to FILE (default stdout)\n"
-	    "  -F, --format-version=N     indexed format version 7..12 "
-	    "(default 12)\n"
-	    "  -t, --text                 write the profpipe-prof text form\n"
-	    "  -l, --llvm-text            write llvm-profdata's text form\n"
-	    "  -s, --sparse               drop functions never executed\n"
-	    "  -m, --failure-mode=MODE    any (default), all or warn\n"
-	    "  -w, --weighted-input=W,F   input F with weight W\n"
-	    "  -f, --input-files=LIST     inputs from LIST, lines [W,]path\n"
-	    "  -j, --num-threads=N        merge as llvm-profdata with N threads\n"
-	    "  -q, --quiet                no warnings or progress\n"
-	    "  -h, --help                 this help\n"
-	    "      --version              print the version\n",
-	    progname);
-	xclose_stdout();
-	exit(0);
-}

@@ -33,6 +33,7 @@
  * with tables that holds it, written as the block's `events`, which is
  * what llvm-bolt's YAML reader takes from a sample profile.
  */
+#include <err.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,9 +146,7 @@ add(struct bctx *c, const struct key *k, uint64_t cnt, uint64_t mis)
 	int added;
 
 	if (c->recs.n >= UINT32_MAX - 1) {
-		fprintf(stderr, "%s: more than %u distinct entries\n", progname,
-		    UINT32_MAX - 2);
-		exit(1);
+		errx(1, "more than %u distinct entries", UINT32_MAX - 2);
 	}
 	r = ktab_get(&c->recs, k, keyhash(k), rec_eq, &added);
 	if (added)
@@ -525,8 +524,7 @@ dis(struct bctx *c)
 
 	if (c->cd == NULL && (c->cd = cfgdis_open(&c->b.bin.eo, &c->b.bin.ft, err,
 	    sizeof(err))) == NULL) {
-		fprintf(stderr, "%s: %s\n", progname, err);
-		exit(1);
+		errx(1, "%s", err);
 	}
 	return c->cd;
 }
@@ -964,8 +962,7 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	if (batbin_open(&c.b, bolted, err, sizeof(err)) == -1 ||
 	    boltbin_load(&c.b.bin, 0, err, sizeof(err)) == -1 ||
 	    boltbin_open(&c.inb, input, 0, err, sizeof(err)) == -1) {
-		fprintf(stderr, "%s: %s\n", progname, err);
-		exit(1);
+		errx(1, "%s", err);
 	}
 	c.frag = xcalloc(c.b.bin.ft.n + 1, sizeof(*c.frag));
 	for (i = 0; i < c.b.bin.ft.n; i++)
@@ -979,10 +976,7 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	 * this one still work */
 	cfgdis_prepare(dis(&c));
 	if (pa_open(&c.r, prof) == -1) {
-		fprintf(stderr, "%s: %s: %s\n", progname,
-		    prof && strcmp(prof, "-") != 0 ? prof : "<stdin>",
-		    strerror(errno));
-		exit(1);
+		prog_open_error(prof);
 	}
 	while (pa_next(&c.r, &e))
 		entry(&c, &e);

@@ -31,36 +31,35 @@
 #include "pawalk.h"
 #include "yamlwrite.h"
 
-static void
-usage(void)
-{
-	printf("usage: %s [-v] [--literal] [--hash-func=f] [-o out.yaml] "
-	    "[--bat bolted] binary\n"
-	    "       [preagg]\n"
-	    "Write the YAML profile perf2bolt-19 --profile-format=yaml writes "
-	    "for a\npre-aggregated profile of binary, BOLT's function and "
-	    "block hashes included\n(made by LLVM 19's MC layer).\n"
-	    "  -b, --bat=BOLTED   the profile was collected on BOLTED, a binary "
-	    "llvm-bolt\n"
-	    "                     --enable-bat made of binary, and translated by "
-	    "batmap:\n"
-	    "                     write what perf2bolt-19 writes on BOLTED, "
-	    "hashes from BAT\n"
-	    "      --hash-func=F  xxh3 (the default, as perf2bolt-19) or "
-	    "std-hash\n"
-	    "      --literal      drop a branch from an instruction that is no "
-	    "branch as\n"
-	    "                     perf2bolt --pa does (by default, batmap's pairs "
-	    "of blocks\n"
-	    "                     become the input's edges, as in fdatawrite)\n"
-	    "  -o, --output=FILE  write to FILE (default: standard output)\n"
-	    "  -v, --verbose      counts of entries, traces and functions on "
-	    "standard error\n"
-	    "  -h, --help         this help\n"
-	    "      --version      the version\n", progname);
-	xclose_stdout();
-	exit(0);
-}
+/* options (yamlwrite(1)); the long-only one above 255 */
+enum { O_LITERAL = 257, O_HASHFUNC };
+static const struct prog_opt opts[] = {
+	{ "bat", required_argument, 'b', "BOLTED",
+	    "the profile was collected on BOLTED, a binary llvm-bolt\n"
+	    "--enable-bat made of binary, and translated by batmap:\n"
+	    "write what perf2bolt-19 writes on BOLTED, hashes from BAT" },
+	{ "hash-func", required_argument, O_HASHFUNC, "F",
+	    "xxh3 (the default, as perf2bolt-19) or std-hash" },
+	{ "literal", no_argument, O_LITERAL, NULL,
+	    "drop a branch from an instruction that is no branch as\n"
+	    "perf2bolt --pa does (by default, batmap's pairs of blocks\n"
+	    "become the input's edges, as in fdatawrite)" },
+	{ "output", required_argument, 'o', "FILE",
+	    "write to FILE (default: standard output)" },
+	{ "quiet", no_argument, 'q', NULL, "no warnings" },
+	{ "verbose", no_argument, 'v', NULL,
+	    "counts of entries, traces and functions on standard\n"
+	    "error" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+static const struct prog_usage usage = {
+	"[-qv] [--literal] [--hash-func=f] [-o out.yaml] [--bat bolted] "
+	"binary\n [preagg]",
+	"Write the YAML profile perf2bolt-19 --profile-format=yaml writes for "
+	"a\npre-aggregated profile of binary, BOLT's function and block "
+	"hashes included\n(made by LLVM 19's MC layer).",
+	opts
+};
 
 struct ctx {
 	struct boltbin	 bin;
@@ -257,8 +256,7 @@ yw_start(struct output *out, const char *outpath, const struct yw_header *h)
 
 	out_open(out, outpath);
 	if ((w = yw_open(out->fp, h, err, sizeof(err))) == NULL) {
-		fprintf(stderr, "%s: %s\n", progname, err);
-		exit(1);
+		errx(1, "%s", err);
 	}
 	return w;
 }
@@ -267,8 +265,7 @@ void
 yw_func_out(struct yw *w, const struct yw_func *f)
 {
 	if (yw_emit_func(w, f) == -1) {
-		fprintf(stderr, "%s: %s\n", progname, yw_error(w));
-		exit(1);
+		errx(1, "%s", yw_error(w));
 	}
 }
 
@@ -278,8 +275,7 @@ yw_finish(struct yw *w, struct output *out)
 	char err[512];
 
 	if (yw_close(w, err, sizeof(err)) == -1) {
-		fprintf(stderr, "%s: %s\n", progname, err);
-		exit(1);
+		errx(1, "%s", err);
 	}
 	out_commit(out);
 }
@@ -400,7 +396,7 @@ struct opts {
 	const char	*in;
 	const char	*bat;		/* --bat: the BOLTed binary */
 	int		 stdhash;	/* --hash-func=std-hash */
-	int		 verbose;
+	int		 verbose, quiet;
 	int		 literal;	/* --literal */
 };
 
@@ -421,8 +417,7 @@ run_graph(const struct opts *o)
 	ktab_init(&c.calls, sizeof(struct ywg_call), 1024, call_hash);
 	if (boltbin_open(&c.bin, o->bin, 0, err, sizeof(err)) == -1 ||
 	    (c.cd = cfgdis_open(&c.bin.eo, &c.bin.ft, err, sizeof(err))) == NULL) {
-		fprintf(stderr, "%s: %s\n", progname, err);
-		exit(1);
+		errx(1, "%s", err);
 	}
 	c.fp = xcalloc(c.bin.ft.n + 1, sizeof(*c.fp));
 	c.sampled = xcalloc(c.bin.ft.n + 1, sizeof(*c.sampled));
@@ -439,15 +434,12 @@ run_graph(const struct opts *o)
 	 * stages before this one still work */
 	cfgdis_prepare(c.cd);
 	if (pa_open(&c.r, o->in) == -1) {
-		fprintf(stderr, "%s: %s: %s\n", progname,
-		    strcmp(o->in, "-") == 0 ? "<stdin>" : o->in,
-		    strerror(errno));
-		exit(1);
+		prog_open_error(o->in);
 	}
 	pawalk_run(&c.w);
 	write_yaml(&c, o->outpath, o->bin);
 	st = cfgdis_stats(c.cd);
-	if (st->undecodable > 0)
+	if (st->undecodable > 0 && !o->quiet)
 		fprintf(stderr, "%s: %llu functions with instructions Capstone "
 		    "cannot decode: no blocks for them\n", progname,
 		    (unsigned long long)st->undecodable);
@@ -487,21 +479,12 @@ run_graph(const struct opts *o)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "bat",	required_argument, NULL, 'b' },
-		{ "output",	required_argument, NULL, 'o' },
-		{ "verbose",	no_argument,	   NULL, 'v' },
-		{ "literal",	no_argument,	   NULL, 'L' },
-		{ "hash-func",	required_argument, NULL, 'H' },
-		PROG_OPTIONS_END
-	};
 	struct opts o;
 	int ch;
 
 	prog_init(argc, argv);
 	memset(&o, 0, sizeof(o));
-	while ((ch = prog_getopt(argc, argv, ":b:o:vh", longopts,
-	    usage)) != -1) {
+	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
 		switch (ch) {
 		case 'b':
 			o.bat = optarg;
@@ -512,15 +495,18 @@ main(int argc, char **argv)
 		case 'v':
 			o.verbose = 1;
 			break;
-		case 'L':
+		case O_LITERAL:
 			o.literal = 1;
 			break;
-		case 'H':
+		case O_HASHFUNC:
 			if (strcmp(optarg, "std-hash") == 0)
 				o.stdhash = 1;
 			else if (strcmp(optarg, "xxh3") != 0)
 				prog_usage_error("--hash-func: \"%s\": expected "
 				    "xxh3 or std-hash", optarg);
+			break;
+		case 'q':
+			o.quiet = 1;
 			break;
 		}
 	}
