@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * commontest: exercises libutil and libbolt for tests/00-foundation.bats.
+ * commontest: exercises libutil and libbolt for tests/lib/10-libutil.bats.
  *   commontest unit             built-in checks of md5, leb128, parsing, formatting
  *   commontest elf FILE         build-id, PT_LOAD segments and function symbols
  *   commontest out PATH ok|fail write through out_open; fail exits before commit

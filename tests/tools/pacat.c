@@ -2,7 +2,7 @@
 /*
  * pacat: read pre-aggregated streams through libbolt's reader and write
  * every entry back through its writer, one line per entry, E lines
- * included.  The unit test of pa.c (tests/02-pa.bats): what comes out is
+ * included.  The unit test of pa.c (tests/lib/20-pa.bats): what comes out is
  * the canonical form of what went in, and a bad line stops it with
  * "pacat: file:line: message".
  *

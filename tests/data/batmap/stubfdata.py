@@ -23,7 +23,7 @@ import sys
 def input_names(inp):
     """The names of INP's functions as BOLT writes them in fdata (both
     forms of a local's: name/N and name/file/N), from our own function
-    table (functest list, checked against perf2bolt in 45-functab)."""
+    table (functest list, checked against perf2bolt in lib/30-functab)."""
     exe = os.path.join(os.environ.get("PROFPIPE_TESTBIN", "build/testbin"),
                        "functest")
     out = subprocess.run([exe, "list", inp], capture_output=True, text=True,

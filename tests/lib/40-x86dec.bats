@@ -6,7 +6,7 @@
 # (tests/data/x86dec/corpus) through x86dectest.  The sweeps over whole
 # programs and libc are in 50-fdatawrite.bats and tests/large.
 
-load common
+load ../common
 
 setup() {
 	setup_tmp

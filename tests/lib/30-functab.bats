@@ -5,7 +5,7 @@
 # "0 [unknown] 0 1 <name> <offset> 0 <a>" for each address a function's
 # [start, start + MaxSize) covers, and nothing for the others.
 
-load common
+load ../common
 bats_require_minimum_version 1.5.0
 
 setup() {

@@ -4,7 +4,7 @@
 # back with pa_put_entry) and preagg --merge, which is built on them.
 # The grammar is LLVM main's bolt/docs/profiles.md.
 
-load common
+load ../common
 
 setup() {
 	setup_tmp

@@ -8,7 +8,7 @@
 # and the expected lines come from the stream by want_samples.  Both keep
 # the input order: the streams are in time order, which perf sorts by.
 
-load common
+load ../common
 
 MD="$DATA/mkperfdata"
 
