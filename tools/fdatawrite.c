@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "util.h"
-#include "ktab.h"
+#include "brsum.h"
 #include "boltbin.h"
 #include "cfg.h"
 #include "datatab.h"
@@ -60,55 +60,9 @@ static const struct prog_usage usage = {
 	opts
 };
 
-/* a line of fdata: from and to, each a function (index + 1, 0 for
- * [unknown]) and an offset (the address itself for [unknown]); kept in
- * a keyed table (ktab.h), in order of first appearance */
-struct line {
-	uint64_t	fromoff, tooff;
-	uint32_t	fromf, tof;
-	uint64_t	mis, count;
-};
-
-static uint64_t
-keyhash(uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to)
-{
-	return hash_mix64(fo * 31 + ff) ^
-	    hash_mix64(to * 131 + tf + 0x9e3779b97f4a7c15ull);
-}
-
-static uint64_t
-line_hash(const void *p)
-{
-	const struct line *l = p;
-
-	return keyhash(l->fromf, l->fromoff, l->tof, l->tooff);
-}
-
-static int
-line_eq(const void *p, const void *q)
-{
-	const struct line *l = p, *k = q;
-
-	return l->fromf == k->fromf && l->fromoff == k->fromoff &&
-	    l->tof == k->tof && l->tooff == k->tooff;
-}
-
-static void
-tab_add(struct ktab *t, uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to,
-    uint64_t count, uint64_t mis)
-{
-	struct line k = { .fromoff = fo, .tooff = to, .fromf = ff, .tof = tf },
-	    *l;
-	int added;
-
-	if ((l = ktab_get(t, &k, keyhash(ff, fo, tf, to), line_eq,
-	    &added)) == NULL)
-		errx(1, "more than 2^32 distinct lines");
-	if (added)
-		*l = k;
-	l->count += count;
-	l->mis += mis;
-}
+/* a line of fdata is a struct brsum: from and to, each a function
+ * (index + 1, 0 for [unknown]) and an offset (the address itself for
+ * [unknown]), kept in order of first appearance */
 
 struct ctx {
 	struct boltbin	 bin;
@@ -170,7 +124,7 @@ ft_lines(struct ctx *c)
 		g = cfgdis_get(c->cd, f);
 		for (i = 0; i + 1 < g->nblocks; i++)
 			if (ftc[i] != 0)
-				tab_add(&c->lines, (uint32_t)f + 1,
+				brsum_add(&c->lines, (uint32_t)f + 1,
 				    g->blocks[i].last, (uint32_t)f + 1,
 				    g->blocks[i + 1].start, ftc[i], 0);
 		free(ftc);
@@ -185,7 +139,7 @@ on_branch(void *arg, const struct bfunc *ff, uint64_t fo,
 {
 	struct ctx *c = arg;
 
-	tab_add(&c->lines, fnum(c, ff), fo, fnum(c, tf), to, count, mis);
+	brsum_add(&c->lines, fnum(c, ff), fo, fnum(c, tf), to, count, mis);
 }
 
 /* --bolted: each fall-through written as given, from its start to its
@@ -198,7 +152,7 @@ on_fallthrough(void *arg, const struct bfunc *f, uint64_t fs, uint64_t fe,
 {
 	struct ctx *c = arg;
 
-	tab_add(&c->lines, fnum(c, f), fs, fnum(c, f), fe, count, 0);
+	brsum_add(&c->lines, fnum(c, f), fs, fnum(c, f), fe, count, 0);
 }
 
 static void
@@ -206,7 +160,7 @@ on_sample(void *arg, const struct bfunc *f, uint64_t off, uint64_t count)
 {
 	struct ctx *c = arg;
 
-	tab_add(&c->samples, fnum(c, f), off, 0, 0, count, 0);
+	brsum_add(&c->samples, fnum(c, f), off, 0, 0, count, 0);
 }
 
 /* "1 name " of function f (index + 1) as fdata writes it (names escaped
@@ -269,7 +223,7 @@ write_mem(struct ctx *c, struct wbuf *w)
 	size_t i;
 
 	for (i = 0; i < c->mem.n; i++) {
-		const struct line *l = ktab_at(&c->mem, i);
+		const struct brsum *l = ktab_at(&c->mem, i);
 
 		put_mname(w, c->bin.ft.f[l->fromf - 1].name);
 		wb_hex(w, l->fromoff);
@@ -408,7 +362,7 @@ read_mem(struct ctx *c, const char *path)
 			c->nmemobj += count;
 			continue;
 		}
-		tab_add(&c->mem, fnum(c, bf), ip - bf->addr, d->idx + 1,
+		brsum_add(&c->mem, fnum(c, bf), ip - bf->addr, d->idx + 1,
 		    addr - d->addr, count, 0);
 	}
 	lr_close(&lr);
@@ -440,7 +394,7 @@ write_fdata(struct ctx *c, FILE *fp)
 		}
 		wb_putc(&w, '\n');
 		for (i = 0; i < c->samples.n; i++) {
-			const struct line *l = ktab_at(&c->samples, i);
+			const struct brsum *l = ktab_at(&c->samples, i);
 
 			put_loc(&w, c, l->fromf, l->fromoff);
 			wb_putc(&w, ' ');
@@ -449,7 +403,7 @@ write_fdata(struct ctx *c, FILE *fp)
 		}
 	} else {
 		for (i = 0; i < c->lines.n; i++) {
-			const struct line *l = ktab_at(&c->lines, i);
+			const struct brsum *l = ktab_at(&c->lines, i);
 
 			put_loc(&w, c, l->fromf, l->fromoff);
 			wb_putc(&w, ' ');
@@ -480,9 +434,9 @@ main(int argc, char **argv)
 
 	prog_init(argc, argv);
 	memset(&c, 0, sizeof(c));
-	ktab_init(&c.lines, sizeof(struct line), 4096, line_hash);
-	ktab_init(&c.samples, sizeof(struct line), 4096, line_hash);
-	ktab_init(&c.mem, sizeof(struct line), 4096, line_hash);
+	brsum_init(&c.lines);
+	brsum_init(&c.samples);
+	brsum_init(&c.mem);
 	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
 		switch (ch) {
 		case O_BOLTED:

@@ -25,7 +25,7 @@
 
 #include "util.h"
 #include "boltbin.h"
-#include "ktab.h"
+#include "brsum.h"
 #include "cfg.h"
 #include "pa.h"
 #include "pawalk.h"
@@ -76,46 +76,6 @@ struct ctx {
 
 /* ------------------------------------------------------------------ */
 
-/* the calls, summed by key (ktab.h) */
-static uint64_t
-call_keyhash(uint32_t ff, uint64_t off, uint32_t tf, uint64_t to)
-{
-	return hash_mix64(off * 31 + ff) ^
-	    hash_mix64(to * 131 + tf + 0x9e3779b97f4a7c15ull);
-}
-
-static uint64_t
-call_hash(const void *p)
-{
-	const struct ywg_call *c = p;
-
-	return call_keyhash(c->ff, c->off, c->tf, c->to);
-}
-
-static int
-call_eq(const void *p, const void *q)
-{
-	const struct ywg_call *c = p, *k = q;
-
-	return c->ff == k->ff && c->off == k->off && c->tf == k->tf &&
-	    c->to == k->to;
-}
-
-static void
-call_add(struct ktab *t, uint32_t ff, uint64_t off, uint32_t tf,
-    uint64_t to, uint64_t cnt, uint64_t mis)
-{
-	struct ywg_call k = { .off = off, .to = to, .ff = ff, .tf = tf }, *c;
-	int added;
-
-	if ((c = ktab_get(t, &k, call_keyhash(ff, off, tf, to), call_eq,
-	    &added)) == NULL)
-		errx(1, "more than 2^32 distinct calls");
-	if (added)
-		*c = k;
-	c->cnt += cnt;
-	c->mis += mis;
-}
 
 /* ------------------------------------------------------------------ */
 
@@ -159,7 +119,7 @@ on_branch(void *arg, const struct bfunc *ff, uint64_t fo,
 	}
 	if (ff != NULL) {
 		prof(c, fidx(c, ff));
-		call_add(&c->calls, (uint32_t)fidx(c, ff), fo,
+		brsum_add(&c->calls, (uint32_t)fidx(c, ff), fo,
 		    tf ? (uint32_t)fidx(c, tf) + 1 : 0, to, count, mis);
 	}
 	if (tf != NULL)
@@ -352,8 +312,12 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 	h.events = evs ? evs : "";
 	/* the calls, by function and offset */
 	cs = xcalloc(c->calls.n + 1, sizeof(*cs));
-	for (i = 0; i < c->calls.n; i++)
-		cs[n++] = *(const struct ywg_call *)ktab_at(&c->calls, i);
+	for (i = 0; i < c->calls.n; i++) {
+		const struct brsum *b = ktab_at(&c->calls, i);
+
+		cs[n++] = (struct ywg_call){ b->fromoff, b->tooff, b->fromf,
+		    b->tof, b->count, b->mis };
+	}
 	qsort(cs, n, sizeof(*cs), callcmp);
 	w = yw_start(&out, outpath, &h);
 	for (i = 0; i < c->bin.ft.n; i++) {
@@ -414,7 +378,7 @@ run_graph(const struct opts *o)
 
 	memset(&c, 0, sizeof(c));
 	c.stdhash = o->stdhash;
-	ktab_init(&c.calls, sizeof(struct ywg_call), 1024, call_hash);
+	brsum_init(&c.calls);
 	if (boltbin_open(&c.bin, o->bin, 0, err, sizeof(err)) == -1 ||
 	    (c.cd = cfgdis_open(&c.bin.eo, &c.bin.ft, err, sizeof(err))) == NULL) {
 		errx(1, "%s", err);
