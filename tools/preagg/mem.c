@@ -2,8 +2,8 @@
 /*
  * mem.c: the memory samples preagg -M writes, a profpipe-mem(5) stream:
  * the (ip, data address) pairs of the selected binaries' samples of
- * memory events, summed in a table that grows with the distinct pairs,
- * and written sorted.
+ * memory events, summed in a keyed table (ktab.h) that grows with the
+ * distinct pairs, and written sorted.
  */
 #include <err.h>
 #include <inttypes.h>
@@ -15,13 +15,8 @@
 
 struct ment {
 	uint64_t	ip, addr, count;
-	uint32_t	ipobj, addrobj;	/* 0 marks a free slot: objects are
-					 * stored + 1 */
+	uint32_t	ipobj, addrobj;
 };
-
-static struct ment *mtab;
-static size_t mcap;
-size_t memn;
 
 static uint64_t
 mhash(uint64_t ip, uint64_t addr, uint32_t o)
@@ -29,55 +24,51 @@ mhash(uint64_t ip, uint64_t addr, uint32_t o)
 	return hash_mix64(ip ^ hash_mix64(addr ^ ((uint64_t)o << 32)));
 }
 
-static void
-mem_put(struct ment *t, size_t cap, const struct ment *e)
+static uint64_t
+ment_hash(const void *p)
 {
-	size_t i, mask = cap - 1;
+	const struct ment *e = p;
 
-	for (i = mhash(e->ip, e->addr, e->ipobj) & mask; t[i].ipobj != 0;
-	    i = (i + 1) & mask)
-		;
-	t[i] = *e;
+	return mhash(e->ip, e->addr, e->ipobj + 1);
 }
+
+static int
+ment_eq(const void *p, const void *q)
+{
+	const struct ment *x = p, *y = q;
+
+	return x->ip == y->ip && x->addr == y->addr && x->ipobj == y->ipobj &&
+	    x->addrobj == y->addrobj;
+}
+
+/* the pairs, summed (ktab.h) */
+static struct ktab mtab = {
+	.recsz = sizeof(struct ment), .mincap = 1024, .hash = ment_hash
+};
+size_t memn;
 
 void
 mem_add(uint64_t ip, uint32_t ipobj, uint64_t addr, uint32_t addrobj,
     uint64_t count)
 {
-	size_t i, mask;
-	struct ment *t;
+	struct ment k = { ip, addr, 0, ipobj, addrobj }, *e;
+	int added;
 
-	if ((memn + 1) * 2 > mcap) {
-		size_t ncap = mcap ? mcap * 2 : 1024;
-
-		t = xcalloc(ncap, sizeof(*t));
-		for (i = 0; i < mcap; i++)
-			if (mtab[i].ipobj != 0)
-				mem_put(t, ncap, &mtab[i]);
-		free(mtab);
-		mtab = t;
-		mcap = ncap;
+	if ((e = ktab_get(&mtab, &k, mhash(ip, addr, ipobj + 1), ment_eq,
+	    &added)) == NULL)
+		errx(1, "more than 2^32 distinct memory samples");
+	if (added) {
+		*e = k;
+		memn++;
 	}
-	mask = mcap - 1;
-	for (i = mhash(ip, addr, ipobj + 1) & mask; mtab[i].ipobj != 0;
-	    i = (i + 1) & mask)
-		if (mtab[i].ip == ip && mtab[i].addr == addr &&
-		    mtab[i].ipobj == ipobj + 1 &&
-		    mtab[i].addrobj == addrobj + 1) {
-			if (mtab[i].count > UINT64_MAX - count)
-				errx(1, "memory sample count overflows 2^64");
-			mtab[i].count += count;
-			return;
-		}
-	mtab[i] = (struct ment){ ip, addr, count, ipobj + 1, addrobj + 1 };
-	memn++;
+	if (e->count > UINT64_MAX - count)
+		errx(1, "memory sample count overflows 2^64");
+	e->count += count;
 }
 
 static int
-mentcmp(const void *a, const void *b)
+mentcmp(const struct ment *x, const struct ment *y)
 {
-	const struct ment *x = a, *y = b;
-
 	if (x->ipobj != y->ipobj)
 		return x->ipobj < y->ipobj ? -1 : 1;
 	if (x->ip != y->ip)
@@ -88,6 +79,12 @@ mentcmp(const void *a, const void *b)
 		return x->addr < y->addr ? -1 : 1;
 	return 0;
 }
+
+/* written sorted (sort.h) */
+#define SORT_NAME	sort_ments
+#define SORT_TYPE	struct ment
+#define SORT_LESS(a, b)	(mentcmp(a, b) < 0)
+#include "sort.h"
 
 /* a location as the pre-aggregated format writes it: bare, or
  * buildid:offset for binary i */
@@ -105,13 +102,12 @@ void
 mem_write(FILE *fp)
 {
 	struct wbuf w;
-	size_t i, n;
+	struct ment *v;
+	size_t i, n = mtab.n;
 
-	for (i = n = 0; i < mcap; i++)
-		if (mtab[i].ipobj != 0)
-			mtab[n++] = mtab[i];
-	if (n > 1)
-		qsort(mtab, n, sizeof(*mtab), mentcmp);
+	ktab_drop_index(&mtab);
+	v = mtab.v;
+	sort_ments(v, n);
 	wb_init(&w, fp, 1 << 16);
 	wb_puts(&w, "# profpipe-mem 1\n");
 	/* bare locations name the one binary: its build-id lets a reader
@@ -123,15 +119,13 @@ mem_write(FILE *fp)
 	}
 	for (i = 0; i < n; i++) {
 		wb_puts(&w, "mem ");
-		put_loc(&w, mtab[i].ipobj - 1, mtab[i].ip);
+		put_loc(&w, v[i].ipobj, v[i].ip);
 		wb_putc(&w, ' ');
-		put_loc(&w, mtab[i].addrobj - 1, mtab[i].addr);
+		put_loc(&w, v[i].addrobj, v[i].addr);
 		wb_putc(&w, ' ');
-		wb_dec(&w, mtab[i].count);
+		wb_dec(&w, v[i].count);
 		wb_putc(&w, '\n');
 	}
 	wb_free(&w);
-	free(mtab);
-	mtab = NULL;
-	mcap = 0;
+	ktab_free(&mtab);
 }
