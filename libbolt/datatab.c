@@ -264,65 +264,29 @@ keep(struct datatab *t, char *s)
 	return s;
 }
 
-static uint64_t
-strhash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
 /* GlobalSymbols: the object of a name, or NULL */
 static struct dobj *
 by_name(const struct datatab *t, const char *name)
 {
-	size_t i, mask;
+	long k = strtab_find(&t->names, name, strlen(name));
 
-	if (t->nmcap == 0)
-		return NULL;
-	mask = t->nmcap - 1;
-	for (i = strhash(name) & mask; t->nm[i] != NULL; i = (i + 1) & mask)
-		if (strcmp(t->nm[i], name) == 0)
-			return t->nmobj[i];
-	return NULL;
+	return k < 0 ? NULL : t->nmobj[k];
 }
 
 static void
 set_name(struct datatab *t, const char *name, struct dobj *o)
 {
-	size_t i, mask;
+	uint32_t k = strtab_intern(&t->names, name, strlen(name));
 
-	if ((t->nmn + 1) * 2 > t->nmcap) {
-		size_t ncap = t->nmcap ? t->nmcap * 2 : 1024, j;
-		const char **nn = xcalloc(ncap, sizeof(*nn));
-		struct dobj **no = xcalloc(ncap, sizeof(*no));
+	if (k >= t->capnmobj) {
+		size_t old = t->capnmobj;
 
-		for (j = 0; j < t->nmcap; j++) {
-			if (t->nm[j] == NULL)
-				continue;
-			for (i = strhash(t->nm[j]) & (ncap - 1); nn[i] != NULL;
-			    i = (i + 1) & (ncap - 1))
-				;
-			nn[i] = t->nm[j];
-			no[i] = t->nmobj[j];
-		}
-		free(t->nm);
-		free(t->nmobj);
-		t->nm = nn;
-		t->nmobj = no;
-		t->nmcap = ncap;
+		xgrow(&t->nmobj, &t->capnmobj, (size_t)k + 1,
+		    sizeof(*t->nmobj));
+		memset(t->nmobj + old, 0,
+		    (t->capnmobj - old) * sizeof(*t->nmobj));
 	}
-	mask = t->nmcap - 1;
-	for (i = strhash(name) & mask; t->nm[i] != NULL; i = (i + 1) & mask)
-		if (strcmp(t->nm[i], name) == 0) {
-			t->nmobj[i] = o;
-			return;
-		}
-	t->nm[i] = name;
-	t->nmobj[i] = o;
-	t->nmn++;
+	t->nmobj[k] = o;
 }
 
 /* the position of the first object at or above a */
@@ -794,7 +758,7 @@ datatab_free(struct datatab *t)
 		free(t->all[i]);
 	free(t->all);
 	free(t->o);
-	free(t->nm);
+	strtab_free(&t->names);
 	free(t->nmobj);
 	for (i = 0; i < t->nstrs; i++)
 		free(t->strs[i]);

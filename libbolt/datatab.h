@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "strtab.h"
+
 #include "elfobj.h"
 #include "functab.h"
 
@@ -28,9 +30,9 @@ struct datatab {
 	struct dobj	**all;		/* for freeing */
 	size_t		  nall, capall;
 	/* private: names to objects (GlobalSymbols) */
-	const char	**nm;
-	struct dobj	**nmobj;
-	size_t		  nmcap, nmn;
+	struct strtab	  names;	/* GlobalSymbols' names (strtab.h) */
+	struct dobj	**nmobj;	/* the object of each name */
+	size_t		  capnmobj;
 	char		**strs;
 	size_t		  nstrs, capstrs;
 	size_t		  nholes, nhashed;
