@@ -437,8 +437,18 @@ same_run() {
 	same_file a.s f.s
 }
 
-@test "batmap: walks through code BOLT left at moved functions' old addresses (old bodies, foo.org.0 stubs; relocation and non-relocation mode): fdatawrite is perf2bolt-19's fdata as llvm-bolt-19 reads it on the input, llvm-bolt-19 -w writes the same YAML from both, yamlwrite --bat is perf2bolt's YAML" {
+@test "batmap: walks through code BOLT left at moved functions' old addresses (old bodies, foo.org.0 stubs, in a PIE too; relocation and non-relocation mode): fdatawrite is perf2bolt-19's fdata as llvm-bolt-19 reads it on the input, llvm-bolt-19 -w writes the same YAML from both, yamlwrite --bat is perf2bolt's YAML and llvm-bolt-19 reads the same profile from it" {
 	L=/usr/lib/llvm-19/bin
+	# a PIE with a jump at each moved function's old entry, profiled
+	# at a random base
+	$L/clang -O2 -fPIE -pie -Wl,--emit-relocs -o pie "$DATA/batmap/sw.c"
+	cfgwalk -n 300 -D skewed -b 555555554000 -o pie.events pie
+	mkperfdata -o pie.data pie.events
+	"$P2B" -p pie.data -o pie.fdata pie > pie.p2b.log 2>&1
+	$L/llvm-bolt pie -data pie.fdata -o piep.bolt $BOLTOPTS --force-patch > piep.bolt.log 2>&1
+	[ "$(llvm-nm-19 piep.bolt | grep -c '\.org\.0$')" -ge 3 ]
+	cp pie piep.bolt "$D/"
+	llvm-readelf-19 -sW "$D/pie" > pie.in.syms
 	# the BOLTed programs as built: swp has a jump at each moved
 	# function's old entry, sw and exc keep the old bodies there;
 	# swn, in non-relocation mode, has tables and neither
@@ -446,16 +456,37 @@ same_run() {
 	run ! grep -q '\.org\.0$' <(llvm-nm-19 "$D/sw.bolt" "$D/swn.bolt")
 	grep -q 'Wrote [1-9][0-9]* BAT maps' "$D/swn.bolt.log"
 	run ! grep -q 'enabling relocation mode' "$D/swn.bolt.log"
+	# nor with --force-patch there: no old entry patched, the same code
+	$L/llvm-bolt "$D/swn" -data "$D/sw.fdata" -o swnp.bolt ${BOLTOPTS% -reorder-functions=hfsort} --force-patch > swnp.log 2>&1
+	grep -q 'Wrote [1-9][0-9]* BAT maps' swnp.log
+	run ! grep -q '\.org\.0$' <(llvm-nm-19 swnp.bolt)
+	llvm-objdump-19 -d -j .text "$D/swn.bolt" | tail -n +4 > swn.dis
+	llvm-objdump-19 -d -j .text swnp.bolt | tail -n +4 > swnp.dis
+	[ "$(grep -c . swn.dis)" -ge 100 ]
+	same_file swn.dis swnp.dis
 	grep -q 'enabling relocation mode' "$D/swp.bolt.log"
 	llvm-readelf-19 -sW "$D/sw" > sw.in.syms
 	llvm-readelf-19 -sW "$D/exc" > exc.in.syms
 	llvm-readelf-19 -sW "$D/swn" > swn.in.syms
-	for b in sw:sw exc:exc swp:sw swn:swn; do
+	for b in sw:sw exc:exc swp:sw swn:swn piep:pie; do
 		p=${b%:*} in=${b#*:}
 		# a fifth of the walks' starts and indirect calls land on that
 		# code, which is then walked, as a caller BOLT could not rewrite
 		# reaches it
-		cfgwalk -n 3000 -d 24 -D skewed -s 2 -S 20 -o s.events "$D/$p.bolt"
+		if [ $p = piep ]; then
+			# the PIE at a random base, the whole file mapped in one
+			# piece (perf2bolt 19 takes a binary's first mapping only:
+			# the PIE test below)
+			base=$(printf '%x' $((0x550000000000 + (RANDOM << 21))))
+			echo "base $base"
+			cfgwalk -n 3000 -d 24 -D skewed -s 2 -S 20 -b $base -o s0.events "$D/$p.bolt"
+			set -- $(grep '^mmap' s0.events | tail -1)
+			len=$(printf '%x' $((0x$5 + 0x$6 - 0x$base)))
+			awk -v m="mmap $2 $3 $4 $base $len 0 r-xp - $D/$p.bolt" \
+			    '$1 == "mmap" { if (!done) print m; done = 1; next } { print }' s0.events > s.events
+		else
+			cfgwalk -n 3000 -d 24 -D skewed -s 2 -S 20 -o s.events "$D/$p.bolt"
+		fi
 		mkperfdata -o s.data s.events
 		"$P2B" -p s.data -o a.fdata "$D/$p.bolt" > a.log 2>&1
 		"$P2B" -p s.data --profile-format=yaml -o ref.yaml "$D/$p.bolt" > ref.log 2>&1
@@ -473,7 +504,7 @@ same_run() {
 			# from that code into a function of the input: an entry
 			grep -q '^B 0 [0-9a-f]* ' in.pa
 		fi
-		[ $p != swp ] || grep -Eq '^1 [^ ]*\.org\.0/[^ ]* 0 1 [^ ]* 0 ' a.fdata
+		case $p in swp|piep) grep -Eq '^1 [^ ]*\.org\.0/[^ ]* 0 1 [^ ]* 0 ' a.fdata ;; esac
 		# perf2bolt's fdata, that code an unknown location as llvm-bolt
 		# reads it on the input: fdatawrite --bolted's, line for line
 		fdatawrite --bolted "$D/$in" in.pa | sort > f.s
@@ -498,6 +529,13 @@ same_run() {
 		run python3 "$DATA/yamlwrite-bat/cmpyaml.py" y.yaml ref.yaml --nobat p.syms p.dump --input $in.in.syms
 		echo "$output"
 		[ "$status" -eq 0 ]
+		# llvm-bolt-19 on the input reads the same profile from
+		# yamlwrite --bat's YAML as from perf2bolt's: every function's
+		# exec (entries from that code included) and block
+		for f in ref y; do
+			$L/llvm-bolt "$D/$in" -data $f.yaml -w $f.in.yaml -o /dev/null > $f.in.log 2>&1
+		done
+		python3 "$DATA/yamlwrite/yamlcmp.py" --sum-calls ref.in.yaml y.in.yaml
 	done
 }
 

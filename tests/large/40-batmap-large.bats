@@ -226,7 +226,7 @@ PY
 	same_file want.md5 out.md5
 }
 
-@test "batmap, large program and GNU objdump: walks through code BOLT left at moved functions' old addresses (cfgwalk -S: foo.org.0 stubs, old bodies): fdatawrite is perf2bolt-19's fdata as llvm-bolt-19 reads it on the input; llvm-bolt-19 -w writes the same YAML from both; yamlwrite --bat is perf2bolt's YAML" {
+@test "batmap, large program and GNU objdump: walks through code BOLT left at moved functions' old addresses (cfgwalk -S: foo.org.0 stubs, old bodies): fdatawrite is perf2bolt-19's fdata as llvm-bolt-19 reads it on the input; llvm-bolt-19 -w writes the same YAML from both; yamlwrite --bat is perf2bolt's YAML, and llvm-bolt-19 reads the same profile from both YAMLs" {
 	cp "$LARGE/app.bolt" "$LARGE/app" .
 	cp "$LARGE/objdump-bb.bolt" objdump.bolt
 	cp "$LARGE/objdump-bb" objdump
@@ -278,5 +278,12 @@ PY
 		run python3 "$DATA/yamlwrite-bat/cmpyaml.py" --nobat-nohash y.yaml ref.yaml --nobat p.syms p.dump --input in.syms
 		echo "$output"
 		[ "$status" -eq 0 ]
+		# llvm-bolt-19 on the input reads the same profile from
+		# yamlwrite --bat's YAML as from perf2bolt's: every function's
+		# exec (entries from that code included), every block
+		for f in ref y; do
+			"$LLVM_BIN/llvm-bolt" $in -data $f.yaml -w $f.in.yaml -o /dev/null > $f.in.log 2>&1
+		done
+		python3 "$DATA/yamlwrite/yamlcmp.py" --no-hashes --sum-calls ref.in.yaml y.in.yaml
 	done
 }
