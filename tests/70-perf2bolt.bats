@@ -288,6 +288,47 @@ PY
 	# two binaries of one name cannot share a directory
 	run profpipe-perf2bolt -p m.data -o x prog bins/prog
 	[ "$status" -eq 1 ]
+	# the writers themselves: one pass over one stream with build-id
+	# locations, a profile per binary (-d), each perf2bolt-19's
+	perfdecode m.data | preagg -b bins/prog -b bins/libfoo.so --branches > m.pa
+	grep -q '^[BFT] [0-9a-f]*:' m.pa
+	fdatawrite -v -d fdd bins < m.pa 2> fv.txt
+	yamlwrite -d ydd bins/prog bins/libfoo.so < m.pa
+	for b in prog libfoo.so; do
+		grep -q "^fdatawrite: bins/$b: [1-9][0-9]* entries" fv.txt
+		sort $b.fdata > r.s
+		sort fdd/$b.fdata > o.s
+		same_file r.s o.s
+		python3 "$CMP" $b.yaml ydd/$b.yaml
+	done
+	[ "$(ls fdd | wc -l)" -eq 2 ]
+	perfdecode real.data | preagg -b prog -b libfoo.so --basic > nl.pa
+	fdatawrite -d nfd prog libfoo.so < nl.pa
+	yamlwrite -d nyd prog libfoo.so < nl.pa
+	for b in prog libfoo.so; do
+		sort $b.nl.fdata > r.s
+		sort nfd/$b.fdata > o.s
+		same_file r.s o.s
+		python3 "$CMP" $b.nl.yaml nyd/$b.yaml
+	done
+	# a bare address names none of several binaries: refused, with the
+	# line, and no profile written
+	printf 'B 1000 2000 1 0\n' > bare.pa
+	for w in fdatawrite yamlwrite; do
+		run $w -d bare prog libfoo.so < bare.pa
+		[ "$status" -eq 1 ]
+		[[ "$output" == "$w: <stdin>:1: a bare address (1000) with several binaries"* ]]
+		[ ! -e bare/prog.fdata ]
+		[ ! -e bare/prog.yaml ]
+		run $w -d x -o y prog < bare.pa
+		[ "$status" -eq 2 ]
+		run $w bins < bare.pa
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"a directory: give -d"* ]]
+		run $w -d x prog bins/prog < m.pa
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"two binaries of one name"* ]]
+	done
 }
 
 @test "profpipe-perf2bolt: --pid and the build-id: perf2bolt-19's choices" {

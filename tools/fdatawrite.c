@@ -27,12 +27,16 @@
 #include "datatab.h"
 #include "pa.h"
 #include "pawalk.h"
+#include "binlist.h"
 
 /* options (fdatawrite(1)); the long-only ones above 255 */
 enum { O_BOLTED = 257, O_TRANSLATED, O_LITERAL };
 static const struct prog_opt opts[] = {
 	{ "output", required_argument, 'o', "FILE",
 	    "write to FILE (default: standard output)" },
+	{ "directory", required_argument, 'd', "DIR",
+	    "one profile per binary (a directory: its ELF files),\n"
+	    "DIR/BINARY.fdata, from one pass over the standard input" },
 	{ "mem", required_argument, 'M', "FILE",
 	    "the samples of memory events (preagg -M, a\n"
 	    "profpipe-mem stream): memory lines (repeatable)" },
@@ -54,7 +58,9 @@ static const struct prog_opt opts[] = {
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"[-qv] [--bolted | --literal] [-M mem]... [-o fdata] binary [preagg]",
+	"[-qv] [--bolted | --literal] [-M mem]... [-o fdata] binary [preagg]\n"
+	"[-qv] [--bolted | --literal] [-M mem]... -d dir "
+	"binary|dir... < preagg",
 	"Write the fdata perf2bolt-19 writes for a pre-aggregated profile "
 	"of binary.",
 	opts
@@ -73,10 +79,8 @@ struct ctx {
 	struct datatab	 dt;
 	int		 dtloaded;
 	uint64_t	 nmem, nmemfunc, nmemobj, nmemother;
-	const char	**memfiles;	/* -M */
-	size_t		 nmemfiles;
-	struct pa_reader r;
 	int		 bolted;
+	int		 withmem;	/* -M given: the branch mode's form */
 	struct pawalk	 w;		/* the entries cut into branches and
 					 * fall-throughs; its counts for -v */
 	char		**fnames;	/* put_func's, by function */
@@ -237,68 +241,92 @@ write_mem(struct ctx *c, struct wbuf *w)
 }
 
 /* a location of a memory stream, as the pre-aggregated format writes
- * one: bare (this binary), buildid:hex or X:hex; 1 and the address in the
- * binary, 0 for another binary's or an external one */
-static int
-mem_loc(struct ctx *c, struct lineio *lr, const char *s, size_t n,
-    uint64_t *a)
+ * one: bare (the stream's one binary), buildid:hex or X:hex; checked,
+ * then *a and *bid (its build-id, NULL for a bare one, "" for X:) */
+static void
+mem_loc(struct lineio *lr, char *s, size_t n, uint64_t *a, const char **bid)
 {
-	const char *colon = memchr(s, ':', n), *h = colon ? colon + 1 : s, *end;
-	char q[80];
+	char *colon = memchr(s, ':', n), *h = colon ? colon + 1 : s, q[80];
+	const char *end;
 	size_t k, bl;
-	int ours = 1;
 
 	if (colon == s || parse_hex64_field(h, &end, a) == -1 || end != s + n)
 		lr_errx(lr, "bad location '%s'", vis_str(q, sizeof(q), s, n));
-	if (colon != NULL) {
-		bl = (size_t)(colon - s);
-		if (bl == 1 && (*s == 'X' || *s == 'x'))
-			ours = 0;
-		else {
-			for (k = 0; k < bl; k++)
-				if (!((s[k] >= '0' && s[k] <= '9') ||
-				    (s[k] >= 'a' && s[k] <= 'f') ||
-				    (s[k] >= 'A' && s[k] <= 'F')))
-					lr_errx(lr, "bad location '%s'",
-					    vis_str(q, sizeof(q), s, n));
-			ours = c->bin.bid[0] != '\0' &&
-			    bl == strlen(c->bin.bid) &&
-			    strncasecmp(s, c->bin.bid, bl) == 0;
-		}
+	*bid = NULL;
+	if (colon == NULL)
+		return;
+	bl = (size_t)(colon - s);
+	if (bl == 1 && (*s == 'X' || *s == 'x')) {
+		*bid = "";
+		return;
 	}
+	for (k = 0; k < bl; k++)
+		if (!((s[k] >= '0' && s[k] <= '9') ||
+		    (s[k] >= 'a' && s[k] <= 'f') ||
+		    (s[k] >= 'A' && s[k] <= 'F')))
+			lr_errx(lr, "bad location '%s'",
+			    vis_str(q, sizeof(q), s, n));
+	*colon = '\0';		/* the build-id, cut in place */
+	*bid = s;
+}
+
+/* whether a location of build-id bid (NULL: bare, the stream's binary,
+ * of build-id sbid if it named one) is in c's binary; its address then
+ * made absolute */
+static int
+mem_ours(const struct ctx *c, const char *bid, const char *sbid, int multi,
+    uint64_t *a)
+{
+	int ours;
+
+	if (bid == NULL)
+		/* one binary: its own; several: the one the stream names */
+		ours = !multi || (sbid != NULL && strcasecmp(sbid,
+		    c->bin.bid) == 0);
+	else
+		ours = *bid != '\0' && c->bin.bid[0] != '\0' &&
+		    strcasecmp(bid, c->bin.bid) == 0;
 	if (ours)
 		*a += c->bin.base;
 	return ours;
 }
 
-/* a profpipe-mem stream into c->mem: each sample's function and data
- * object, as DataAggregator::processMemEvents finds them (a data address
- * in no object of the binary is dropped: --filter-mem-profile) */
 static void
-read_mem(struct ctx *c, const char *path)
+load_dt(struct ctx *c)
+{
+	char err[512];
+
+	if (c->dtloaded)
+		return;
+	if (datatab_load(&c->dt, &c->bin.eo, &c->bin.ft, err,
+	    sizeof(err)) == -1)
+		errx(1, "%s", err);
+	c->dtloaded = 1;
+}
+
+/* a profpipe-mem stream into each binary's c->mem: each sample's
+ * function and data object, as DataAggregator::processMemEvents finds
+ * them (a data address in no object of the binary is dropped:
+ * --filter-mem-profile).  Read once, whatever the number of binaries
+ * (it may be a pipe). */
+static void
+read_mem(struct ctx *cs, size_t ncs, int multi, const char *path)
 {
 	struct lineio lr;
-	char err[512], q[80];
+	char q[80], *sbid = NULL;
 	int first = 1;
+	size_t i;
 
-	if (!c->dtloaded) {
-		if (datatab_load(&c->dt, &c->bin.eo, &c->bin.ft, err,
-		    sizeof(err)) == -1) {
-			fprintf(stderr, "%s: %s\n", progname, err);
-			exit(1);
-		}
-		c->dtloaded = 1;
-	}
+	for (i = 0; i < ncs; i++)
+		load_dt(&cs[i]);
 	if (lr_open(&lr, path) == -1)
 		prog_open_error(path);
 	while (lr_next(&lr)) {
 		char *p = lr.buf, *f[4];
 		size_t len[4];
-		const struct bfunc *bf;
-		const struct dobj *d;
-		uint64_t ip, addr, count;
-		const char *end;
-		int k, ki, ka;
+		uint64_t ip0, addr0, count;
+		const char *end, *ibid, *abid;
+		int k;
 
 		if (first) {
 			first = 0;
@@ -313,12 +341,17 @@ read_mem(struct ctx *c, const char *path)
 			continue;
 		}
 		if (strncmp(p, "# buildid=", 10) == 0) {
-			if (c->bin.bid[0] != '\0' &&
-			    strcasecmp(p + 10, c->bin.bid) != 0)
+			/* the binary of the bare locations: with one binary,
+			 * it must be that one */
+			if (!multi && cs[0].bin.bid[0] != '\0' &&
+			    strcasecmp(p + 10, cs[0].bin.bid) != 0)
 				lr_errx(&lr, "memory samples of another binary "
 				    "(build-id %s; %s has %s)",
 				    vis_str(q, sizeof(q), p + 10,
-				    strlen(p + 10)), c->bin.eo.path, c->bin.bid);
+				    strlen(p + 10)), cs[0].bin.eo.path,
+				    cs[0].bin.bid);
+			free(sbid);
+			sbid = xstrdup(p + 10);
 			continue;
 		}
 		if (*p == '#' || *p == '\0')
@@ -347,24 +380,35 @@ read_mem(struct ctx *c, const char *path)
 		    end != f[3] + len[3] || count == 0)
 			lr_errx(&lr, "bad count '%s'",
 			    vis_str(q, sizeof(q), f[3], len[3]));
-		ki = mem_loc(c, &lr, f[1], len[1], &ip);
-		ka = mem_loc(c, &lr, f[2], len[2], &addr);
-		c->nmem += count;
-		if (!ki || !ka) {
-			c->nmemother += count;
-			continue;
+		mem_loc(&lr, f[1], len[1], &ip0, &ibid);
+		mem_loc(&lr, f[2], len[2], &addr0, &abid);
+		for (i = 0; i < ncs; i++) {
+			struct ctx *c = &cs[i];
+			const struct bfunc *bf;
+			const struct dobj *d;
+			uint64_t ip = ip0, addr = addr0;
+			int ki, ka;
+
+			ki = mem_ours(c, ibid, sbid, multi, &ip);
+			ka = mem_ours(c, abid, sbid, multi, &addr);
+			c->nmem += count;
+			if (!ki || !ka) {
+				c->nmemother += count;
+				continue;
+			}
+			if ((bf = functab_find(&c->bin.ft, ip)) == NULL) {
+				c->nmemfunc += count;
+				continue;
+			}
+			if ((d = datatab_find(&c->dt, addr)) == NULL) {
+				c->nmemobj += count;
+				continue;
+			}
+			brsum_add(&c->mem, fnum(c, bf), ip - bf->addr,
+			    d->idx + 1, addr - d->addr, count, 0);
 		}
-		if ((bf = functab_find(&c->bin.ft, ip)) == NULL) {
-			c->nmemfunc += count;
-			continue;
-		}
-		if ((d = datatab_find(&c->dt, addr)) == NULL) {
-			c->nmemobj += count;
-			continue;
-		}
-		brsum_add(&c->mem, fnum(c, bf), ip - bf->addr, d->idx + 1,
-		    addr - d->addr, count, 0);
 	}
+	free(sbid);
 	lr_close(&lr);
 }
 
@@ -380,7 +424,7 @@ write_fdata(struct ctx *c, FILE *fp)
 	/* perf2bolt writes memory lines in its LBR mode only; with them,
 	 * the profile is that mode's (samples without a branch stack count
 	 * for nothing there) */
-	if (!c->w.lbr && c->w.nsamples > 0 && c->nmemfiles == 0) {
+	if (!c->w.lbr && c->w.nsamples > 0 && !c->withmem) {
 		wb_puts(&w, "no_lbr");
 		/* as perf script prints the event field, which perf2bolt
 		 * copies: the name and a colon */
@@ -419,28 +463,153 @@ write_fdata(struct ctx *c, FILE *fp)
 	wb_free(&w);
 }
 
+static const struct pawalk_ops ops = {
+	on_branch, on_steps, on_fallthrough, on_sample
+};
+
+/* binary path, its functions and graphs, and its walker on reader r */
+static void
+ctx_open(struct ctx *c, const char *path, struct pa_reader *r, int bolted,
+    int literal)
+{
+	char err[512];
+
+	memset(c, 0, sizeof(*c));
+	c->bolted = bolted;
+	brsum_init(&c->lines);
+	brsum_init(&c->samples);
+	brsum_init(&c->mem);
+	if (boltbin_open(&c->bin, path, 0, err, sizeof(err)) == -1 ||
+	    (c->cd = cfgdis_open(&c->bin.eo, &c->bin.ft, err,
+	    sizeof(err))) == NULL)
+		errx(1, "%s", err);
+	/* the code is read before the input: in a pipeline, while the
+	 * stages before this one still work */
+	if (!bolted)
+		cfgdis_prepare(c->cd);
+	c->ftc = xcalloc(c->bin.ft.n + 1, sizeof(*c->ftc));
+	c->w.bin = &c->bin;
+	c->w.cd = c->cd;
+	c->w.r = r;
+	c->w.ops = &ops;
+	c->w.arg = c;
+	/* the ordinary form repairs batmap's block pairs unless told not
+	 * to; fdata takes a pair into a function's first block too */
+	c->w.mode = bolted ? PAWALK_BOLTED : literal ? PAWALK_LITERAL :
+	    PAWALK_ORDINARY;
+	c->w.entry_pairs = 1;
+}
+
+static void
+ctx_close(struct ctx *c)
+{
+	if (c->fnames != NULL)
+		for (size_t i = 0; i < c->bin.ft.n; i++)
+			free(c->fnames[i]);
+	free(c->fnames);
+	cfgdis_close(c->cd);
+	boltbin_close(&c->bin);
+	ktab_free(&c->lines);
+	ktab_free(&c->samples);
+	ktab_free(&c->mem);
+	if (c->dtloaded)
+		datatab_free(&c->dt);
+	pawalk_free(&c->w);
+	free(c->ftc);
+}
+
+/* -v's counts and the warnings of one binary (named when there are
+ * several) */
+static void
+report(struct ctx *c, int verbose, int quiet, int multi)
+{
+	const struct cfgdis_stats *st = cfgdis_stats(c->cd);
+	char who[600];
+
+	if (multi)
+		snprintf(who, sizeof(who), "%s: %s", progname, c->bin.eo.path);
+	else
+		snprintf(who, sizeof(who), "%s", progname);
+	if (st->undecodable > 0 && !quiet)
+		fprintf(stderr, "%s: %llu functions with instructions Capstone "
+		    "cannot decode: no fall-throughs in them\n", who,
+		    (unsigned long long)st->undecodable);
+	if (!verbose)
+		return;
+	fprintf(stderr, "%s: %llu entries, %llu branches (%llu from "
+	    "returns, dropped), %llu traces: %llu invalid, %llu out of "
+	    "range, %llu in functions without a CFG; %llu lines\n",
+	    who, (unsigned long long)c->w.nentries,
+	    (unsigned long long)c->w.nbranches,
+	    (unsigned long long)c->w.nreturns,
+	    (unsigned long long)c->w.ntraces,
+	    (unsigned long long)c->w.ninvalid,
+	    (unsigned long long)c->w.noutrange,
+	    (unsigned long long)c->w.nnonsimple,
+	    (unsigned long long)(c->w.lbr ? c->lines.n : c->samples.n));
+	fprintf(stderr, "%s: %zu functions, relocation mode %s; graphs "
+	    "built: %llu simple, %llu non-simple, %llu ignored\n",
+	    who, c->bin.ft.n, c->bin.ft.has_relocs ? "on" : "off",
+	    (unsigned long long)st->simple,
+	    (unsigned long long)st->nonsimple,
+	    (unsigned long long)st->ignored);
+	if (st->jtcut > 0)
+		fprintf(stderr, "%s: %llu jump tables end where another "
+		    "function's table begins, though the next entry "
+		    "reads as one of theirs\n", who,
+		    (unsigned long long)st->jtcut);
+	if (c->w.nsamples > 0)
+		fprintf(stderr, "%s: %llu samples, %llu outside every "
+		    "function\n", who,
+		    (unsigned long long)c->w.nsamples,
+		    (unsigned long long)c->w.nsampout);
+	if (c->withmem)
+		fprintf(stderr, "%s: %llu memory samples: %llu of "
+		    "other binaries, %llu outside every function, "
+		    "%llu at an address in no data object (dropped); "
+		    "%zu memory lines; %zu data objects (%zu holes, "
+		    "%zu names hashed)\n", who,
+		    (unsigned long long)c->nmem,
+		    (unsigned long long)c->nmemother,
+		    (unsigned long long)c->nmemfunc,
+		    (unsigned long long)c->nmemobj, c->mem.n, c->dt.n,
+		    c->dt.nholes, c->dt.nhashed);
+}
+
+/* with several binaries, a bare address names none of them: the stream
+ * must carry build-id locations (preagg with several -b writes them) */
+static void
+check_located(const struct pa_reader *r, const struct pa_entry *e)
+{
+	int k;
+
+	for (k = 0; k < e->nloc; k++)
+		if (e->loc[k].obj == PA_OBJ_SELF &&
+		    e->loc[k].addr < PA_FT_EXTERNAL_RETURN)
+			lr_errx(&r->lr, "a bare address (%llx) with several "
+			    "binaries: expected build-id locations "
+			    "(buildid:address, as preagg with several -b "
+			    "writes them)", (unsigned long long)e->loc[k].addr);
+}
+
 int
 main(int argc, char **argv)
 {
-	static const struct pawalk_ops ops = {
-		on_branch, on_steps, on_fallthrough, on_sample
-	};
-	struct ctx c;
+	struct ctx *cs;
+	struct binlist bl;
+	struct pa_reader r;
+	struct pa_entry e;
 	struct output out;
-	const char *outpath = NULL, *in;
-	char err[512];
-	int ch, verbose = 0, quiet = 0, literal = 0, translated = 0;
-	const struct cfgdis_stats *st;
+	const char *outpath = NULL, *dir = NULL, *in, **memfiles = NULL;
+	size_t nmemfiles = 0, i, n;
+	int ch, verbose = 0, quiet = 0, literal = 0, translated = 0, bolted = 0, multi;
 
 	prog_init(argc, argv);
-	memset(&c, 0, sizeof(c));
-	brsum_init(&c.lines);
-	brsum_init(&c.samples);
-	brsum_init(&c.mem);
+	memset(&bl, 0, sizeof(bl));
 	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
 		switch (ch) {
 		case O_BOLTED:
-			c.bolted = 1;
+			bolted = 1;
 			break;
 		case O_TRANSLATED:
 			translated = 1;
@@ -449,15 +618,18 @@ main(int argc, char **argv)
 			literal = 1;
 			break;
 		case 'M':
-			c.memfiles = xreallocarray(c.memfiles, c.nmemfiles + 1,
-			    sizeof(*c.memfiles));
-			c.memfiles[c.nmemfiles++] = optarg;
-			break;
-		case 'q':
-			quiet = 1;
+			memfiles = xreallocarray(memfiles, nmemfiles + 1,
+			    sizeof(*memfiles));
+			memfiles[nmemfiles++] = optarg;
 			break;
 		case 'o':
 			outpath = optarg;
+			break;
+		case 'd':
+			dir = optarg;
+			break;
+		case 'q':
+			quiet = 1;
 			break;
 		case 'v':
 			verbose = 1;
@@ -466,107 +638,78 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1 || argc > 2)
+	if (dir != NULL && outpath != NULL)
+		prog_usage_error("-o and -d exclude each other: -d writes "
+		    "DIR/BINARY.fdata");
+	if (dir != NULL && *dir == '\0')
+		prog_usage_error("empty -d");
+	if (dir == NULL && (argc < 1 || argc > 2))
 		prog_usage_error("expected a binary and at most one input");
-	if (c.bolted + translated + literal > 1)
+	if (dir != NULL && argc < 1)
+		prog_usage_error("expected binaries (or directories of them)");
+	if (bolted + translated + literal > 1)
 		prog_usage_error("--bolted, --translated and --literal exclude "
 		    "each other");
 	/* perf2bolt names a BOLTed binary's memory samples by its own
 	 * functions, which batmap does not translate */
-	if (c.bolted && c.nmemfiles > 0)
+	if (bolted && nmemfiles > 0)
 		prog_usage_error("--mem with --bolted: memory samples of a "
 		    "BOLTed binary are not translated");
-	in = argc == 2 ? argv[1] : "-";
-	if (boltbin_open(&c.bin, argv[0], 0, err, sizeof(err)) == -1) {
-		errx(1, "%s", err);
+	if (dir != NULL) {
+		/* -d: every operand a binary, the stream on stdin */
+		for (i = 0; i < (size_t)argc; i++)
+			binlist_add(&bl, argv[i]);
+		in = "-";
+	} else {
+		binlist_add(&bl, argv[0]);
+		if (bl.dirs)
+			prog_usage_error("%s: a directory: give -d for one "
+			    "profile per binary", argv[0]);
+		in = argc == 2 ? argv[1] : "-";
 	}
-	if ((c.cd = cfgdis_open(&c.bin.eo, &c.bin.ft, err, sizeof(err))) == NULL) {
-		errx(1, "%s", err);
+	n = bl.n;
+	multi = n > 1;
+	cs = xcalloc(n, sizeof(*cs));
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < n; i++) {
+		ctx_open(&cs[i], bl.path[i], &r, bolted, literal);
+		cs[i].withmem = nmemfiles > 0;
 	}
-	/* the code is read before the input: in a pipeline, while the
-	 * stages before this one still work */
-	if (!c.bolted)
-		cfgdis_prepare(c.cd);
-	if (pa_open(&c.r, in) == -1) {
+	if (pa_open(&r, in) == -1) {
 		prog_open_error(in);
 	}
-	c.ftc = xcalloc(c.bin.ft.n + 1, sizeof(*c.ftc));
-	c.w.bin = &c.bin;
-	c.w.cd = c.cd;
-	c.w.r = &c.r;
-	c.w.ops = &ops;
-	c.w.arg = &c;
-	/* the ordinary form repairs batmap's block pairs unless told not
-	 * to; fdata takes a pair into a function's first block too */
-	c.w.mode = c.bolted ? PAWALK_BOLTED : literal ? PAWALK_LITERAL :
-	    PAWALK_ORDINARY;
-	c.w.entry_pairs = 1;
-	pawalk_run(&c.w);
-	ft_lines(&c);
-	for (size_t i = 0; i < c.nmemfiles; i++)
-		read_mem(&c, c.memfiles[i]);
-	out_open(&out, outpath);
-	write_fdata(&c, out.fp);
-	out_commit(&out);
-	if (c.fnames != NULL)
-		for (size_t i = 0; i < c.bin.ft.n; i++)
-			free(c.fnames[i]);
-	free(c.fnames);
-	st = cfgdis_stats(c.cd);
-	if (st->undecodable > 0 && !quiet)
-		fprintf(stderr, "%s: %llu functions with instructions Capstone "
-		    "cannot decode: no fall-throughs in them\n", progname,
-		    (unsigned long long)st->undecodable);
-	if (verbose) {
-		fprintf(stderr, "%s: %llu entries, %llu branches (%llu from "
-		    "returns, dropped), %llu traces: %llu invalid, %llu out of "
-		    "range, %llu in functions without a CFG; %llu lines\n",
-		    progname, (unsigned long long)c.w.nentries,
-		    (unsigned long long)c.w.nbranches,
-		    (unsigned long long)c.w.nreturns,
-		    (unsigned long long)c.w.ntraces,
-		    (unsigned long long)c.w.ninvalid,
-		    (unsigned long long)c.w.noutrange,
-		    (unsigned long long)c.w.nnonsimple,
-		    (unsigned long long)(c.w.lbr ? c.lines.n : c.samples.n));
-		fprintf(stderr, "%s: %zu functions, relocation mode %s; graphs "
-		    "built: %llu simple, %llu non-simple, %llu ignored\n",
-		    progname, c.bin.ft.n, c.bin.ft.has_relocs ? "on" : "off",
-		    (unsigned long long)st->simple,
-		    (unsigned long long)st->nonsimple,
-		    (unsigned long long)st->ignored);
-		if (st->jtcut > 0)
-			fprintf(stderr, "%s: %llu jump tables end where another "
-			    "function's table begins, though the next entry "
-			    "reads as one of theirs\n", progname,
-			    (unsigned long long)st->jtcut);
-		if (c.w.nsamples > 0)
-			fprintf(stderr, "%s: %llu samples, %llu outside every "
-			    "function\n", progname,
-			    (unsigned long long)c.w.nsamples,
-			    (unsigned long long)c.w.nsampout);
-		if (c.nmemfiles > 0)
-			fprintf(stderr, "%s: %llu memory samples: %llu of "
-			    "other binaries, %llu outside every function, "
-			    "%llu at an address in no data object (dropped); "
-			    "%zu memory lines; %zu data objects (%zu holes, "
-			    "%zu names hashed)\n", progname,
-			    (unsigned long long)c.nmem,
-			    (unsigned long long)c.nmemother,
-			    (unsigned long long)c.nmemfunc,
-			    (unsigned long long)c.nmemobj, c.mem.n, c.dt.n,
-			    c.dt.nholes, c.dt.nhashed);
+	/* one pass: each entry to every binary's walker, each keeping
+	 * what is in its binary (as separate runs would) */
+	while (pa_next(&r, &e)) {
+		if (multi)
+			check_located(&r, &e);
+		for (i = 0; i < n; i++)
+			pawalk_entry(&cs[i].w, &e);
 	}
-	pa_close(&c.r);
-	cfgdis_close(c.cd);
-	boltbin_close(&c.bin);
-	ktab_free(&c.lines);
-	ktab_free(&c.samples);
-	ktab_free(&c.mem);
-	if (c.dtloaded)
-		datatab_free(&c.dt);
-	free(c.memfiles);
-	pawalk_free(&c.w);
-	free(c.ftc);
+	/* the entries whose reading waits for the stream's form */
+	for (i = 0; i < n; i++)
+		pawalk_end(&cs[i].w);
+	for (i = 0; i < n; i++)
+		ft_lines(&cs[i]);
+	for (i = 0; i < nmemfiles; i++)
+		read_mem(cs, n, multi, memfiles[i]);
+	if (dir != NULL)
+		binlist_mkdir(dir);
+	for (i = 0; i < n; i++) {
+		char *p = dir ? binlist_outpath(&bl, i, dir, "fdata") : NULL;
+
+		out_open(&out, dir ? p : outpath);
+		write_fdata(&cs[i], out.fp);
+		out_commit(&out);
+		free(p);
+	}
+	for (i = 0; i < n; i++) {
+		report(&cs[i], verbose, quiet, multi);
+		ctx_close(&cs[i]);
+	}
+	pa_close(&r);
+	free(cs);
+	free(memfiles);
+	binlist_free(&bl);
 	return 0;
 }

@@ -10,7 +10,6 @@
  */
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +20,7 @@
 
 #include "p2b.h"
 #include "elfobj.h"
+#include "binlist.h"
 
 static void
 add_one(struct request *rq, const char *path)
@@ -30,66 +30,21 @@ add_one(struct request *rq, const char *path)
 	rq->bins[rq->nbins++].path = xstrdup(path);
 }
 
-static int
-is_elf(const char *path)
-{
-	unsigned char m[4];
-	int fd, ok;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return 0;
-	ok = read(fd, m, 4) == 4 && m[0] == 0x7f && m[1] == 'E' &&
-	    m[2] == 'L' && m[3] == 'F';
-	close(fd);
-	return ok;
-}
-
-static int
-namecmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* a binary, or a directory: its ELF files, by name (not its
  * subdirectories) */
 void
 bins_add(struct request *rq, const char *path)
 {
-	struct stat st;
-	struct dirent *de;
-	DIR *d;
-	char **names = NULL, *p;
-	size_t n = 0, cap = 0, i;
+	struct binlist bl;
+	size_t i;
 
-	if (stat(path, &st) == -1)
-		prog_open_error(path);
-	if (!S_ISDIR(st.st_mode)) {
-		add_one(rq, path);
-		return;
-	}
-	rq->multi = 1;
-	if ((d = opendir(path)) == NULL)
-		prog_open_error(path);
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (asprintf(&p, "%s/%s", path, de->d_name) == -1)
-			err(1, NULL);
-		if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && is_elf(p)) {
-			xgrow(&names, &cap, n + 1, sizeof(*names));
-			names[n++] = p;
-		} else
-			free(p);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), namecmp);
-	for (i = 0; i < n; i++) {
-		add_one(rq, names[i]);
-		free(names[i]);
-	}
-	free(names);
-	if (n == 0)
-		errx(1, "%s: no ELF files in the directory", path);
+	memset(&bl, 0, sizeof(bl));
+	binlist_add(&bl, path);
+	if (bl.dirs)
+		rq->multi = 1;
+	for (i = 0; i < bl.n; i++)
+		add_one(rq, bl.path[i]);
+	binlist_free(&bl);
 }
 
 /* the build-id of path in hex, and whether it is the input of a binary
@@ -101,7 +56,7 @@ is_input_of(const char *path, const struct elfobj *bolted)
 	char ebuf[256];
 	int ok;
 
-	if (access(path, R_OK) == -1 || !is_elf(path) ||
+	if (access(path, R_OK) == -1 || !binlist_is_elf(path) ||
 	    elfobj_open(&eo, path, ebuf, sizeof(ebuf)) == -1)
 		return 0;
 	if (bolted->buildid_len == 0)

@@ -30,6 +30,7 @@
 #include "pa.h"
 #include "pawalk.h"
 #include "yamlwrite.h"
+#include "binlist.h"
 
 /* options (yamlwrite(1)); the long-only one above 255 */
 enum { O_LITERAL = 257, O_HASHFUNC };
@@ -46,6 +47,9 @@ static const struct prog_opt opts[] = {
 	    "become the input's edges, as in fdatawrite)" },
 	{ "output", required_argument, 'o', "FILE",
 	    "write to FILE (default: standard output)" },
+	{ "directory", required_argument, 'd', "DIR",
+	    "one profile per binary (a directory: its ELF files),\n"
+	    "DIR/BINARY.yaml, from one pass over the standard input" },
 	{ "quiet", no_argument, 'q', NULL, "no warnings" },
 	{ "verbose", no_argument, 'v', NULL,
 	    "counts of entries, traces and functions on standard\n"
@@ -54,7 +58,9 @@ static const struct prog_opt opts[] = {
 };
 static const struct prog_usage usage = {
 	"[-qv] [--literal] [--hash-func=f] [-o out.yaml] [--bat bolted] "
-	"binary\n [preagg]",
+	"binary\n [preagg]\n"
+	"[-qv] [--literal] [--hash-func=f] -d dir binary|dir... "
+	"< preagg",
 	"Write the YAML profile perf2bolt-19 --profile-format=yaml writes for "
 	"a\npre-aggregated profile of binary, BOLT's function and block "
 	"hashes included\n(made by LLVM 19's MC layer).",
@@ -356,7 +362,8 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 
 struct opts {
 	const char	*outpath;
-	const char	*bin;
+	const char	*dir;		/* -d: one profile per binary */
+	struct binlist	 bins;
 	const char	*in;
 	const char	*bat;		/* --bat: the BOLTed binary */
 	int		 stdhash;	/* --hash-func=std-hash */
@@ -364,79 +371,143 @@ struct opts {
 	int		 literal;	/* --literal */
 };
 
-/* any binary: the profile on the graphs of cfgdis */
-static int
-run_graph(const struct opts *o)
+static void
+ctx_open(struct ctx *c, const struct opts *o, const char *path,
+    struct pa_reader *r)
 {
 	static const struct pawalk_ops ops = {
 		on_branch, on_steps, NULL, on_sample
 	};
-	struct ctx c;
 	char err[512];
-	size_t i;
-	const struct cfgdis_stats *st;
 
-	memset(&c, 0, sizeof(c));
-	c.stdhash = o->stdhash;
-	brsum_init(&c.calls);
-	if (boltbin_open(&c.bin, o->bin, 0, err, sizeof(err)) == -1 ||
-	    (c.cd = cfgdis_open(&c.bin.eo, &c.bin.ft, err, sizeof(err))) == NULL) {
+	memset(c, 0, sizeof(*c));
+	c->stdhash = o->stdhash;
+	brsum_init(&c->calls);
+	if (boltbin_open(&c->bin, path, 0, err, sizeof(err)) == -1 ||
+	    (c->cd = cfgdis_open(&c->bin.eo, &c->bin.ft, err,
+	    sizeof(err))) == NULL)
 		errx(1, "%s", err);
-	}
-	c.fp = xcalloc(c.bin.ft.n + 1, sizeof(*c.fp));
-	c.sampled = xcalloc(c.bin.ft.n + 1, sizeof(*c.sampled));
-	c.w.bin = &c.bin;
-	c.w.cd = c.cd;
-	c.w.r = &c.r;
-	c.w.ops = &ops;
-	c.w.arg = &c;
+	c->fp = xcalloc(c->bin.ft.n + 1, sizeof(*c->fp));
+	c->sampled = xcalloc(c->bin.ft.n + 1, sizeof(*c->sampled));
+	c->w.bin = &c->bin;
+	c->w.cd = c->cd;
+	c->w.r = r;
+	c->w.ops = &ops;
+	c->w.arg = c;
 	/* batmap's pairs of blocks as the input's edges, as fdatawrite
 	 * writes them by default; a pair into a function's first block
 	 * stays as given (a recursive call) */
-	c.w.mode = o->literal ? PAWALK_LITERAL : PAWALK_ORDINARY;
+	c->w.mode = o->literal ? PAWALK_LITERAL : PAWALK_ORDINARY;
 	/* the code is read before the input: in a pipeline, while the
 	 * stages before this one still work */
-	cfgdis_prepare(c.cd);
-	if (pa_open(&c.r, o->in) == -1) {
-		prog_open_error(o->in);
-	}
-	pawalk_run(&c.w);
-	write_yaml(&c, o->outpath, o->bin);
-	st = cfgdis_stats(c.cd);
-	if (st->undecodable > 0 && !o->quiet)
+	cfgdis_prepare(c->cd);
+}
+
+/* the warnings and -v's counts of one binary (named when there are
+ * several), then its tables freed */
+static void
+ctx_close(struct ctx *c, int verbose, int quiet, int multi)
+{
+	const struct cfgdis_stats *st = cfgdis_stats(c->cd);
+	char who[600];
+	size_t i;
+
+	if (multi)
+		snprintf(who, sizeof(who), "%s: %s", progname, c->bin.eo.path);
+	else
+		snprintf(who, sizeof(who), "%s", progname);
+	if (st->undecodable > 0 && !quiet)
 		fprintf(stderr, "%s: %llu functions with instructions Capstone "
-		    "cannot decode: no blocks for them\n", progname,
+		    "cannot decode: no blocks for them\n", who,
 		    (unsigned long long)st->undecodable);
-	if (c.h != NULL && ywh_undecoded(c.h) > 0)
+	if (c->h != NULL && ywh_undecoded(c->h) > 0)
 		fprintf(stderr, "%s: %llu instructions LLVM cannot decode: "
-		    "hashes of their blocks end before them\n", progname,
-		    (unsigned long long)ywh_undecoded(c.h));
-	if (o->verbose)
+		    "hashes of their blocks end before them\n", who,
+		    (unsigned long long)ywh_undecoded(c->h));
+	if (verbose)
 		fprintf(stderr, "%s: %llu entries, %llu branches (%llu from "
 		    "returns, dropped; %llu not on the graph), %llu traces: "
 		    "%llu invalid, %llu out of range, %llu in functions without "
 		    "a CFG; %zu calls; %llu samples, %llu outside every "
-		    "function\n", progname,
-		    (unsigned long long)c.w.nentries,
-		    (unsigned long long)c.w.nbranches,
-		    (unsigned long long)c.w.nreturns,
-		    (unsigned long long)c.nmismatch,
-		    (unsigned long long)c.w.ntraces,
-		    (unsigned long long)c.w.ninvalid,
-		    (unsigned long long)c.w.noutrange,
-		    (unsigned long long)c.w.nnonsimple, c.calls.n,
-		    (unsigned long long)c.w.nsamples,
-		    (unsigned long long)c.w.nsampout);
-	pa_close(&c.r);
-	for (i = 0; i < c.bin.ft.n; i++)
-		ywg_prof_free(c.fp[i]);
-	free(c.fp);
-	free(c.sampled);
-	ktab_free(&c.calls);
-	ywh_close(c.h);
-	pawalk_free(&c.w);
-	cfgdis_close(c.cd);
-	boltbin_close(&c.bin);
+		    "function\n", who,
+		    (unsigned long long)c->w.nentries,
+		    (unsigned long long)c->w.nbranches,
+		    (unsigned long long)c->w.nreturns,
+		    (unsigned long long)c->nmismatch,
+		    (unsigned long long)c->w.ntraces,
+		    (unsigned long long)c->w.ninvalid,
+		    (unsigned long long)c->w.noutrange,
+		    (unsigned long long)c->w.nnonsimple, c->calls.n,
+		    (unsigned long long)c->w.nsamples,
+		    (unsigned long long)c->w.nsampout);
+	for (i = 0; i < c->bin.ft.n; i++)
+		ywg_prof_free(c->fp[i]);
+	free(c->fp);
+	free(c->sampled);
+	ktab_free(&c->calls);
+	ywh_close(c->h);
+	pawalk_free(&c->w);
+	cfgdis_close(c->cd);
+	boltbin_close(&c->bin);
+}
+
+/* with several binaries, a bare address names none of them: the stream
+ * must carry build-id locations (preagg with several -b writes them) */
+static void
+check_located(const struct pa_reader *r, const struct pa_entry *e)
+{
+	int k;
+
+	for (k = 0; k < e->nloc; k++)
+		if (e->loc[k].obj == PA_OBJ_SELF &&
+		    e->loc[k].addr < PA_FT_EXTERNAL_RETURN)
+			lr_errx(&r->lr, "a bare address (%llx) with several "
+			    "binaries: expected build-id locations "
+			    "(buildid:address, as preagg with several -b "
+			    "writes them)", (unsigned long long)e->loc[k].addr);
+}
+
+/* any binaries: the profiles on the graphs of cfgdis, from one pass
+ * over the input, each entry to every binary's walker, each keeping
+ * what is in its binary (as separate runs would) */
+static int
+run_graph(struct opts *o)
+{
+	struct ctx *cs;
+	struct pa_reader r;
+	struct pa_entry e;
+	size_t i, n = o->bins.n;
+	int multi = n > 1;
+
+	cs = xcalloc(n, sizeof(*cs));
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < n; i++)
+		ctx_open(&cs[i], o, o->bins.path[i], &r);
+	if (pa_open(&r, o->in) == -1) {
+		prog_open_error(o->in);
+	}
+	while (pa_next(&r, &e)) {
+		if (multi)
+			check_located(&r, &e);
+		for (i = 0; i < n; i++)
+			pawalk_entry(&cs[i].w, &e);
+	}
+	/* the entries whose reading waits for the stream's form */
+	for (i = 0; i < n; i++)
+		pawalk_end(&cs[i].w);
+	if (o->dir != NULL)
+		binlist_mkdir(o->dir);
+	for (i = 0; i < n; i++) {
+		char *p = o->dir ? binlist_outpath(&o->bins, i, o->dir,
+		    "yaml") : NULL;
+
+		write_yaml(&cs[i], p ? p : o->outpath, o->bins.path[i]);
+		free(p);
+	}
+	for (i = 0; i < n; i++)
+		ctx_close(&cs[i], o->verbose, o->quiet, multi);
+	pa_close(&r);
+	free(cs);
 	return 0;
 }
 
@@ -455,6 +526,9 @@ main(int argc, char **argv)
 			break;
 		case 'o':
 			o.outpath = optarg;
+			break;
+		case 'd':
+			o.dir = optarg;
 			break;
 		case 'v':
 			o.verbose = 1;
@@ -476,17 +550,41 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1 || argc > 2)
+	if (o.dir != NULL && o.outpath != NULL)
+		prog_usage_error("-o and -d exclude each other: -d writes "
+		    "DIR/BINARY.yaml");
+	if (o.dir != NULL && *o.dir == '\0')
+		prog_usage_error("empty -d");
+	if (o.dir != NULL && o.bat != NULL)
+		prog_usage_error("--bat profiles one BOLTed binary: not with "
+		    "-d");
+	if (o.dir == NULL && (argc < 1 || argc > 2))
 		prog_usage_error("expected a binary and at most one input");
-	o.bin = argv[0];
-	o.in = argc == 2 ? argv[1] : "-";
+	if (o.dir != NULL && argc < 1)
+		prog_usage_error("expected binaries (or directories of them)");
 	if (o.bat != NULL && o.literal)
 		prog_usage_error("--literal is for a profile of binary itself, "
 		    "not with --bat");
+	if (o.dir != NULL) {
+		/* -d: every operand a binary, the stream on stdin */
+		for (int i = 0; i < argc; i++)
+			binlist_add(&o.bins, argv[i]);
+		o.in = "-";
+	} else {
+		binlist_add(&o.bins, argv[0]);
+		if (o.bins.dirs)
+			prog_usage_error("%s: a directory: give -d for one "
+			    "profile per binary", argv[0]);
+		o.in = argc == 2 ? argv[1] : "-";
+	}
 	if (o.bat != NULL) {
 		/* bat.c: hashes and blocks from the BOLTed binary's tables */
-		yw_bat(o.outpath, o.bat, o.bin, o.in, o.stdhash, o.verbose);
+		yw_bat(o.outpath, o.bat, o.bins.path[0], o.in, o.stdhash,
+		    o.verbose);
+		binlist_free(&o.bins);
 		return 0;
 	}
-	return run_graph(&o);
+	ch = run_graph(&o);
+	binlist_free(&o.bins);
+	return ch;
 }

@@ -1,0 +1,124 @@
+/* See COPYING file for copyright and license details. */
+/*
+ * binlist.c: binaries and directories of binaries named on a command
+ * line (binlist.h).
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "binlist.h"
+
+int
+binlist_is_elf(const char *path)
+{
+	unsigned char m[4];
+	int fd, ok;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	ok = read(fd, m, 4) == 4 && m[0] == 0x7f && m[1] == 'E' &&
+	    m[2] == 'L' && m[3] == 'F';
+	close(fd);
+	return ok;
+}
+
+static void
+add_one(struct binlist *bl, char *path)
+{
+	xgrow(&bl->path, &bl->cap, bl->n + 1, sizeof(*bl->path));
+	bl->path[bl->n++] = path;
+}
+
+static int
+namecmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void
+binlist_add(struct binlist *bl, const char *path)
+{
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	char *p;
+	size_t first = bl->n;
+
+	if (stat(path, &st) == -1)
+		prog_open_error(path);
+	if (!S_ISDIR(st.st_mode)) {
+		add_one(bl, xstrdup(path));
+		return;
+	}
+	bl->dirs = 1;
+	if ((d = opendir(path)) == NULL)
+		prog_open_error(path);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (asprintf(&p, "%s/%s", path, de->d_name) == -1)
+			err(1, NULL);
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+		    binlist_is_elf(p))
+			add_one(bl, p);
+		else
+			free(p);
+	}
+	closedir(d);
+	if (bl->n == first)
+		errx(1, "%s: no ELF files in the directory", path);
+	/* by name, whatever order readdir gives */
+	qsort(bl->path + first, bl->n - first, sizeof(*bl->path), namecmp);
+}
+
+static const char *
+base(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+char *
+binlist_outpath(const struct binlist *bl, size_t i, const char *dir,
+    const char *ext)
+{
+	char *p;
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (strcmp(base(bl->path[j]), base(bl->path[i])) == 0)
+			errx(1, "%s and %s: two binaries of one name, whose "
+			    "profiles would have one name", bl->path[j],
+			    bl->path[i]);
+	if (asprintf(&p, "%s/%s.%s", dir, base(bl->path[i]), ext) == -1)
+		err(1, NULL);
+	return p;
+}
+
+void
+binlist_mkdir(const char *dir)
+{
+	if (mkdir(dir, 0777) == -1 && errno != EEXIST)
+		err(1, "%s", dir);
+}
+
+void
+binlist_free(struct binlist *bl)
+{
+	size_t i;
+
+	for (i = 0; i < bl->n; i++)
+		free(bl->path[i]);
+	free(bl->path);
+	memset(bl, 0, sizeof(*bl));
+}
