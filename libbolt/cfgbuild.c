@@ -342,6 +342,10 @@ successors(struct fbuild *b, struct cfg *g)
 			continue;
 		}
 		if (!reloc || !pic) {
+			/* postProcessIndirectBranches gives up: the
+			 * graph stays as buildCFG made it, the table's
+			 * targets among the taken branches */
+			b->in[ji].table = 1;
 			b->nonsimple = 1;
 			g->why = "a jump table's pattern outside its block";
 			continue;

@@ -378,7 +378,7 @@ same_run() {
 		# yamlwrite on the translation: --literal writes perf2bolt-19
 		# --pa -w's YAML (which drops batmap's pairs of blocks from
 		# instructions BOLT keeps no offset for); by default llvm-bolt-19
-		# reads it (--profile-ignore-hash) as plain fdatawrite's fdata:
+		# reads it (its hashes BOLT's own) as plain fdatawrite's fdata:
 		# the same functions profiled, none stale, and for sw every dyno
 		# stat (exc's walks enter landing pads from outside, the
 		# unwinder's jump, which fdata counts on the block and
@@ -387,7 +387,7 @@ same_run() {
 		yamlwrite --literal "$D/$p" in.pa > lit.yaml
 		python3 "$DATA/yamlwrite/yamlcmp.py" pa.yaml lit.yaml
 		yamlwrite "$D/$p" in.pa > t.yaml
-		$L/llvm-bolt "$D/$p" -data t.yaml --profile-ignore-hash -o $p.y.bolt2 \
+		$L/llvm-bolt "$D/$p" -data t.yaml -o $p.y.bolt2 \
 		    $BOLTOPTS -dyno-stats > y.log 2>&1
 		grep -E 'non-empty execution profile|stale|^ +[0-9]+ : ' t.log > t.stats
 		grep -E 'non-empty execution profile|stale|^ +[0-9]+ : ' y.log > y.stats

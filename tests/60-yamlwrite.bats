@@ -172,6 +172,52 @@ PY
 	[ "$(./small.bolt 3)" = "$(./small 3)" ]
 }
 
+# stale BIN YAML OUT [llvm-bolt options]: llvm-bolt-19's log of BIN
+# optimized with YAML, the file names made alike
+stale() {
+	local bin=$1 y=$2 out=$3
+	shift 3
+	"$BOLT" "$bin" -o "$out.bolt" -data "$y" -dyno-stats "$@" > "$out.log" 2>&1
+	sed -i "s|$out\.bolt|OUT|g; s|$y|DATA|g" "$out.log"
+}
+
+@test "yamlwrite: stale matching (--infer-stale-profile) of a profile of one build on a build with a few functions edited: llvm-bolt-19's matching statistics and dyno stats from ours are those from perf2bolt-19's; --hash-func=std-hash read alike" {
+	need_tool perf2bolt llvm-bolt clang-19
+	local L=/usr/lib/llvm-19/bin
+	# the demo (no inlining: each function its own), and a later build
+	# with three functions edited: an immediate in hash() (the function
+	# hash leaves operands out: not stale), add() and makeword() changed
+	# (stale: their blocks matched by the block hashes)
+	$L/clang -O2 -fno-inline -fno-pie -no-pie -Wl,--emit-relocs -o v1 "$DATA/progs/demo.c"
+	sed -e 's/2166136261u/2166136263u/' \
+	    -e 's/p->count++;/p->count += 1 + (npool \& 1);/' \
+	    -e 's/int n = 1 + (int)(rnd() % 3), i;/int n = 2 + (int)(rnd() % 2), i;/' \
+	    "$DATA/progs/demo.c" > demo2.c
+	[ "$(diff "$DATA/progs/demo.c" demo2.c | grep -c '^>')" -eq 3 ]
+	$L/clang -O2 -fno-inline -fno-pie -no-pie -Wl,--emit-relocs -o v2 demo2.c
+	walk v1 3000
+	compare v1 v1.data
+	perfdecode v1.data | preagg -b v1 | yamlwrite --hash-func=std-hash -o v1.std.yaml v1
+	grep -q '^  hash-func: *std-hash$' v1.std.yaml
+	for o in "" "-reorder-blocks=ext-tsp -split-functions"; do
+		stale v2 v1.ref.yaml ref --infer-stale-profile $o
+		stale v2 v1.yaml ours --infer-stale-profile $o
+		stale v2 v1.std.yaml std --infer-stale-profile $o
+		# two stale functions, inferred, most blocks matched
+		grep -q 'BOLT-WARNING: 2 (.*) functions have invalid (possibly stale) profile' ref.log
+		grep -Eq 'BOLT-INFO: inferred profile for 2 \(.*of stale\) functions' ref.log
+		grep -Eq 'inference found an exact match for [1-9][0-9.]*% of basic blocks' ref.log
+		same_file ref.log ours.log
+		same_file ref.log std.log
+	done
+	# on the build it was recorded on, std-hash's profile is not stale
+	stale v1 v1.ref.yaml ref1
+	stale v1 v1.std.yaml std1
+	run grep -i stale std1.log
+	[ "$status" -eq 1 ]
+	same_file ref1.log std1.log
+}
+
 @test "yamlwrite: names with quotes, spaces, colons, UTF-8 and bytes that are not UTF-8 round-trip through libyaml" {
 	need_tool perf2bolt llvm-bolt clang-19
 	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$DATA/yamlwrite/names.c" -o names

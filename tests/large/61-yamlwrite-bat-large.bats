@@ -6,8 +6,8 @@
 # perfdecode | preagg -b | batmap | yamlwrite --bat, against perf2bolt-19
 # --profile-format=yaml on app.bolt, compared as data
 # (tests/data/yamlwrite-bat/cmpyaml.py: the functions without tables in
-# every field but the hashes), and llvm-bolt-19 optimizing app with both
-# YAMLs.
+# every field, their hashes made from LLVM 19's MC layer included), and
+# llvm-bolt-19 optimizing app with both YAMLs.
 
 load ../common
 
@@ -33,7 +33,7 @@ setup() {
 	batmap --dump app.bolt > app.dump
 	llvm-readelf-19 -sW app.bolt > app.syms
 	llvm-readelf-19 -sW app > in.syms
-	run python3 "$DATA/yamlwrite-bat/cmpyaml.py" --nobat-nohash ours.yaml ref.yaml --nobat app.syms app.dump \
+	run python3 "$DATA/yamlwrite-bat/cmpyaml.py" ours.yaml ref.yaml --nobat app.syms app.dump \
 	    --input in.syms --nobatcfg-list nobatcfg.txt
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -42,13 +42,12 @@ setup() {
 	[ "$(n functions)" -ge 2000 ] && [ "$(n blocks)" -ge 50000 ]
 	[ "$(n succ)" -ge 10000 ] && [ "$(n calls)" -ge 5000 ]
 	# code BOLT left in place, on the graphs of the BOLTed binary: every
-	# field but the hashes
+	# field, the hashes included
 	[ "$(n nobatcfg)" -ge 100 ] && [ "$(n gblocks)" -ge 1000 ]
 	[ "$(n gsucc)" -ge 1000 ] && [ "$(n gcalls)" -ge 300 ]
 	# llvm-bolt-19 optimizing the input binary: the same functions have
-	# a profile; those it finds stale with ours are those it finds stale
-	# with perf2bolt's and those BOLT left in place (no hash here), by
-	# name
+	# a profile, and it finds stale with ours the functions it finds
+	# stale with perf2bolt's
 	for y in ref ours; do
 		"$LLVM_BIN/llvm-bolt" app -data $y.yaml -o $y.out -report-stale \
 		    -reorder-blocks=ext-tsp -split-functions > $y.log 2>&1
@@ -62,6 +61,9 @@ setup() {
 	run python3 "$DATA/yamlwrite-bat/stale.py" ref.stale ours.stale nobatcfg.txt
 	echo "$output"
 	[ "$status" -eq 0 ]
+	# the hashes of code BOLT left in place are perf2bolt's too: the very
+	# same functions stale
+	same_file ref.stale ours.stale
 	# and the program optimized with ours runs as before
 	./ours.out 1 > got.txt
 	same_file "$LARGE/expected" got.txt
