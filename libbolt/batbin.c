@@ -137,6 +137,24 @@ cold_stem(const char *name)
 	return 0;
 }
 
+/* does a cold-named symbol at the fragment at addr name the function at
+ * parent ("foo.cold.0" at addr, "foo" at parent).  Any of them: on
+ * AArch64 BOLT also writes "$x.cold.0" for the $x mapping symbol at the
+ * input function's start, next to the real name's */
+static int
+cold_name_agrees(const struct batbin *b, uint64_t addr, uint64_t parent)
+{
+	const struct elfobj *eo = &b->bin.eo;
+	const struct elf_sym *s = sym_at(eo, addr);
+	size_t stem;
+
+	for (; s != NULL && s < eo->syms + eo->nsyms && s->addr == addr; s++)
+		if ((stem = cold_stem(s->name)) != 0 &&
+		    has_name_at(eo, parent, s->name, stem))
+			return 1;
+	return 0;
+}
+
 /* how many cold fragments' names agree with their BAT parents */
 static size_t
 names_agree(const struct batbin *b)
@@ -147,8 +165,8 @@ names_agree(const struct batbin *b)
 	for (i = t->nhot; i < t->nfrag; i++) {
 		if (b->name[i] == NULL || (stem = cold_stem(b->name[i])) == 0)
 			continue;
-		if (has_name_at(&b->bin.eo, t->frag[t->frag[i].parent].addr,
-		    b->name[i], stem))
+		if (cold_name_agrees(b, t->frag[i].addr,
+		    t->frag[t->frag[i].parent].addr))
 			n++;
 	}
 	return n;
@@ -249,8 +267,7 @@ check_bolted(struct batbin *b, char *err, size_t errlen)
 		f = &t->frag[i];
 		if (b->name[i] == NULL || (stem = cold_stem(b->name[i])) == 0)
 			continue;
-		if (!has_name_at(&b->bin.eo, t->frag[f->parent].addr, b->name[i],
-		    stem)) {
+		if (!cold_name_agrees(b, f->addr, t->frag[f->parent].addr)) {
 			rc = batfail(b, err, errlen, f->secoff, "cold fragment %s "
 			    "at 0x%llx has the parent 0x%llx (%s) in the tables",
 			    b->name[i], (unsigned long long)f->addr,

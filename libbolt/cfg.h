@@ -148,8 +148,8 @@ struct functab;
 struct cfgdis;
 struct cfgdis_stats {
 	uint64_t	simple, nonsimple, ignored;	/* graphs built */
-	uint64_t	undecodable;	/* functions with bytes Capstone
-					 * cannot decode (ignored) */
+	uint64_t	undecodable;	/* functions with bytes the
+					 * decoder cannot decode (ignored) */
 	uint64_t	jtcut;		/* jump tables another function's
 					 * table ends where their next entry
 					 * would still be read as one */
@@ -188,6 +188,9 @@ struct cfg_reloc {
 const struct cfg_reloc *cfgdis_reloc_at(const struct cfgdis *, uint64_t off);
 const struct cfg_reloc *cfgdis_reloc_in(const struct cfgdis *, uint64_t lo,
 	    uint64_t hi);
+/* the decoder that says what an instruction is: "Capstone" (x86-64),
+ * "LLVM 19" (AArch64) */
+const char *cfgdis_decoder(const struct cfgdis *);
 void	 cfgdis_close(struct cfgdis *);
 
 #endif

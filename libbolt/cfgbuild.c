@@ -59,16 +59,21 @@ block_at_start(const struct cfg *g, uint64_t off)
 
 /* addUnknownControlFlow: block fb's successors are every offset the
  * function is referenced at (ExternallyReferencedOffsets: from data, and
- * in strict mode the targets of its jump tables), once each */
+ * in strict mode the targets of its jump tables), once each, in the
+ * order of the offsets (a std::set) */
 static void
 add_refs(const struct cfgdis *d, size_t fi, const struct fbuild *b,
     const struct cfg *g, uint32_t **sv, size_t *sn, size_t *sc, long fb)
 {
 	size_t m, mm, n = d->nxref[fi] + b->nreftg;
+	uint64_t *all = xcalloc(n + 1, sizeof(*all));
 
-	for (m = 0; m < n; m++) {
-		uint64_t o = m < d->nxref[fi] ? d->xref[fi][m] :
+	for (m = 0; m < n; m++)
+		all[m] = m < d->nxref[fi] ? d->xref[fi][m] :
 		    b->reftg[m - d->nxref[fi]];
+	n = cd_uniq(all, n);
+	for (m = 0; m < n; m++) {
+		uint64_t o = all[m];
 		long tb = block_at_start(g, o);
 
 		if (tb < 0)
@@ -81,6 +86,7 @@ add_refs(const struct cfgdis *d, size_t fi, const struct fbuild *b,
 		xgrow(&sv[fb], &sc[fb], sn[fb] + 1, sizeof(**sv));
 		sv[fb][sn[fb]++] = (uint32_t)tb;
 	}
+	free(all);
 }
 
 /* a function BOLT ignores before it decodes it: why, or NULL */
@@ -174,10 +180,18 @@ collect_labels(struct fbuild *b)
 		add_label(b, b->entries[k]);
 	for (k = 0; k < b->nlps; k++)
 		add_label(b, b->lps[k]);
+	/* (an offset in a constant island names the data, no label:
+	 * getOrCreateLocalLabel's island access) */
 	if (reloc)
 		for (k = 0; k < d->nxref[fi]; k++)
-			if (d->xref[fi][k] < f->size)
+			if (d->xref[fi][k] < f->size && (d->arch->in_island ==
+			    NULL || !d->arch->in_island(d, f->addr +
+			    d->xref[fi][k])))
 				add_label(b, d->xref[fi][k]);
+	if (reloc)
+		for (k = 0; k < d->nxlab[fi]; k++)
+			if (d->xlab[fi][k] < f->size)
+				add_label(b, d->xlab[fi][k]);
 	/* the tables BOLT creates for this function; in relocation mode
 	 * the entries of those only a lea names are labels and, in strict
 	 * mode, referenced offsets (populateJumpTables) */
@@ -215,7 +229,9 @@ branch_targets(struct fbuild *b)
 			if (a >= f->addr && a - f->addr < f->size) {
 				add_label(b, a - f->addr);
 				add_edge(b, in->off, a - f->addr);
-			} else if (a == f->addr + f->size && f->size < f->maxsize)
+			} else if (a == f->addr + f->size && f->size < f->maxsize &&
+			    (d->arch->veneer_at == NULL ||
+			    !d->arch->veneer_at(d, a)))
 				in->nopped = 1;		/* jump past end */
 			else
 				in->tail = 1;
@@ -303,6 +319,12 @@ make_blocks(const struct fbuild *b, struct cfg *g)
 		bl[cur].ninsns++;
 		after_term = is_term(in);
 		prev = in;
+	}
+	/* data in code lies in the block before it */
+	if (b->d->arch->gaps && g->nblocks > 0) {
+		for (i = 0; i + 1 < g->nblocks; i++)
+			bl[i].end = bl[i + 1].start;
+		bl[g->nblocks - 1].end = b->f->size;
 	}
 	g->blocks = bl;
 }

@@ -177,7 +177,8 @@ read_relocs(struct cfgdis *d)
 			if (gelf_getrela(rd, (int)k, &ra) == NULL)
 				break;
 			t = (uint32_t)GELF_R_TYPE(ra.r_info);
-			if (d->arch->reloc_skip(t) || sorted_has(dyn, ndyn, ra.r_offset))
+			if (d->arch->reloc_skip(t) || (!d->arch->keep_dynrel &&
+			    sorted_has(dyn, ndyn, ra.r_offset)))
 				continue;
 			si = GELF_R_SYM(ra.r_info);
 			if (si != 0) {
@@ -213,8 +214,8 @@ fidx(const struct cfgdis *d, const struct bfunc *f)
 }
 
 /* the function whose [addr, addr + size] holds a (CheckPastEnd) */
-static const struct bfunc *
-func_past_end(const struct functab *ft, uint64_t a)
+const struct bfunc *
+cd_func_past_end(const struct functab *ft, uint64_t a)
 {
 	const struct bfunc *f = functab_find(ft, a);
 
@@ -266,7 +267,7 @@ scan_relocs(struct cfgdis *d)
 		if (!d->arch->reloc_abs(r->type))
 			continue;
 		a = r->target;
-		to = func_past_end(ft, a);
+		to = cd_func_past_end(ft, a);
 		if (to == NULL || a == to->addr || a - to->addr >= to->maxsize)
 			continue;
 		ti = fidx(d, to);
@@ -286,7 +287,8 @@ cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
     size_t errlen)
 {
 	/* the architectures with a decoder (cfgint.h: struct cfg_arch) */
-	static const struct cfg_arch *const arches[] = { &cfg_arch_x86_64 };
+	static const struct cfg_arch *const arches[] = { &cfg_arch_x86_64,
+	    &cfg_arch_aarch64 };
 	const struct cfg_arch *arch = NULL;
 	struct cfgdis *d;
 	Elf_Scn *scn = NULL;
@@ -297,8 +299,8 @@ cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
 		if (arches[i]->machine == eo->machine)
 			arch = arches[i];
 	if (arch == NULL) {
-		snprintf(err, errlen, "%s: machine %u: only x86-64 is "
-		    "supported", eo->path, (unsigned)eo->machine);
+		snprintf(err, errlen, "%s: machine %u: only x86-64 and "
+		    "AArch64 are supported", eo->path, (unsigned)eo->machine);
 		return NULL;
 	}
 	d = xcalloc(1, sizeof(*d));
@@ -341,9 +343,15 @@ cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
 	d->jtknown = xcalloc(ft->n + 1, 1);
 	d->padrel = xcalloc(ft->n + 1, 1);
 	d->selfref = xcalloc(ft->n + 1, 1);
+	d->xlab = xcalloc(ft->n + 1, sizeof(*d->xlab));
+	d->nxlab = xcalloc(ft->n + 1, sizeof(*d->nxlab));
+	d->capxlab = xcalloc(ft->n + 1, sizeof(*d->capxlab));
 	if (ft->has_relocs) {
 		read_relocs(d);
-		scan_relocs(d);
+		if (arch->scan_relocs != NULL)
+			arch->scan_relocs(d);
+		else
+			scan_relocs(d);
 	}
 	return d;
 }
@@ -362,8 +370,12 @@ cfgdis_close(struct cfgdis *d)
 		}
 		free(d->xent[i]);
 		free(d->xref[i]);
+		free(d->xlab[i]);
 		free(d->jt[i]);
 	}
+	free(d->xlab);
+	free(d->nxlab);
+	free(d->capxlab);
 	free(d->jt);
 	free(d->njt);
 	free(d->jtknown);
@@ -409,6 +421,12 @@ const struct cfgdis_stats *
 cfgdis_stats(const struct cfgdis *d)
 {
 	return &d->stats;
+}
+
+const char *
+cfgdis_decoder(const struct cfgdis *d)
+{
+	return d->arch->decoder;
 }
 
 long
@@ -468,6 +486,11 @@ scan_branches(struct cfgdis *d)
 			uint64_t t = in->target;
 			size_t ti;
 
+			/* an operand, not a branch's target (on AArch64 a
+			 * return may have one, retaasppc's label) */
+			int op = in->kind == IK_OTHER ||
+			    (in->ripref && in->kind == IK_RET);
+
 			if (in->slow && in->kind == IK_OTHER &&
 			    d->arch->pcref(d, f->addr + in->off, in->size, &t))
 				;
@@ -475,18 +498,26 @@ scan_branches(struct cfgdis *d)
 			    in->kind != IK_CALL && !in->riplea && !in->ripref)
 				continue;
 			/* with relocations, a relocated operand is read from
-			 * its relocation (UsedReloc), not as an address */
-			if (in->kind == IK_OTHER && ft->has_relocs &&
-			    reloc_in(d, f->addr + in->off + 1,
+			 * its relocation (UsedReloc), not as an address (the
+			 * relocation lies in the instruction's bytes: after
+			 * x86's opcode, at AArch64's word) */
+			if (op && ft->has_relocs &&
+			    reloc_in(d, f->addr + in->off,
 			    f->addr + in->off + in->size))
+				continue;
+			/* handleAddressRef: an address in a constant island
+			 * (AArch64), its function's or another's, is an
+			 * access to it and nothing else */
+			if (op && d->arch->in_island != NULL &&
+			    d->arch->in_island(d, t))
 				continue;
 			/* handleAddressRef, for every PC-relative operand
 			 * (handlePCRelOperand: loads and stores as well as
 			 * lea): an address of its own code makes a function
 			 * non-simple, and the address an entry point
-			 * (addEntryPointAtOffset) */
-			if (in->kind == IK_OTHER && t > f->addr &&
-			    t - f->addr < f->size) {
+			 * (addEntryPointAtOffset); on AArch64 up to MaxSize */
+			if (op && t > f->addr && t - f->addr <
+			    (d->arch->self_maxsize ? f->maxsize : f->size)) {
 				d->selfref[fi] = 1;
 				cd_push64(&d->xent[fi], &d->nxent[fi], &d->capxent[fi],
 				    t);

@@ -13,21 +13,15 @@
  *	cfglsda.c	landing pads from .gcc_except_table
  *
  * and each architecture is a struct cfg_arch of its own file, chosen by
- * e_machine in cfgdis_open: x86cfg.c (with x86class.c and x86dec.c).
- *
- * Another architecture (AArch64: AArch64MCPlusBuilder.cpp in LLVM 19's
- * bolt/lib/Target/AArch64) implements the same hooks: decode with fixed
- * 4-byte instructions, leaving out the constant islands the $d/$x
- * mapping symbols mark (BOLT keeps data in code out of the blocks, so a
- * decoding may have gaps); the kinds below for b.cond, cbz/tbz (IK_JCC),
- * b (IK_JMP), br (IK_IJMP), ret, bl, blr, brk; jump_table for the
- * adrp+add, ldr{b,h,sw} [base, idx], adr, add ..., sxt{b,h,w} #2, br
- * pattern (analyzeIndirectBranchFragment), whose entries are 1, 2 or 4
- * bytes relative to the adr's address, shifted by 2: analyze_table reads
- * only x86's two forms today (absolute 8-byte entries, 4-byte entries
- * relative to the table) and needs that third one; its relocation types
- * (R_AARCH64_*); and veneers (linker stubs BOLT recognizes by name and
- * by the adrp, add, br sequence) before their callers' branches.
+ * e_machine in cfgdis_open: x86cfg.c (with x86class.c and x86dec.c) and
+ * a64cfg.c (AArch64, with a64dec.c and LLVM's own decoder, a64llvm.c).
+ * AArch64 differs in a few places, hooks x86-64 leaves unset: its
+ * decoding leaves out the constant islands the $d/$x mapping symbols
+ * mark (gaps), BOLT 19 finds no jump table on it (every br is an unknown
+ * indirect jump), its relocations are read by handleRelocation's
+ * AArch64 rules (scan_relocs), island addresses are no references
+ * (in_island), and a branch to a function's end that lands on a veneer
+ * is none past it (veneer_at).
  */
 #ifndef PROFPIPE_CFGINT_H
 #define PROFPIPE_CFGINT_H
@@ -96,6 +90,10 @@ struct cfgdis {
 	size_t		*nxent, *capxent;
 	uint64_t	**xref;		/* data-referenced offsets (labels) */
 	size_t		*nxref, *capxref;
+	uint64_t	**xlab;		/* offsets the function's own code
+					 * names by a relocation: labels, no
+					 * references (cfg_arch.scan_relocs) */
+	size_t		*nxlab, *capxlab;
 	uint8_t		*padrel;	/* relocations in the padding */
 	uint8_t		*selfref;	/* code reference into itself */
 	int		 scanned;	/* branches of all functions scanned */
@@ -173,6 +171,7 @@ enum { IB_UNKNOWN, IB_TAIL, IB_TABLE };	/* jump_table's answers */
  * instruction set */
 struct cfg_arch {
 	const char	*name;
+	const char	*decoder;	/* cfgdis_decoder */
 	uint16_t	 machine;	/* EM_* */
 	/* its state in d->archd; -1 with a message in err */
 	int	(*open)(struct cfgdis *d, char *err, size_t errlen);
@@ -214,9 +213,30 @@ struct cfg_arch {
 	int	(*valid_padding)(struct fbuild *b);
 	/* the bytes at a decode as a return */
 	int	(*bytes_return)(struct cfgdis *d, uint64_t a);
+	/* where AArch64 differs (NULL or 0 for x86-64): */
+	/* read the static relocations at addresses a dynamic one patches
+	 * too (RewriteInstance::handleRelocation skips those on x86 only) */
+	int	 keep_dynrel;
+	/* what the relocations tell each function (handleRelocation), in
+	 * place of the reading of x86-64's types: entries, data-referenced
+	 * offsets, labels its own code names (xlab) */
+	void	(*scan_relocs)(struct cfgdis *d);
+	/* is a in data in code (a constant island, of any function) */
+	int	(*in_island)(struct cfgdis *d, uint64_t a);
+	/* a PC-relative reference into its own code counts up to MaxSize
+	 * (handleAddressRef's containsAddress(UseMaxSize)), not Size */
+	int	 self_maxsize;
+	/* does the code at a, a function's end, read as a linker's veneer
+	 * (handleAArch64Veneer): a branch there is no jump past the end */
+	int	(*veneer_at)(struct cfgdis *d, uint64_t a);
+	/* the decoding leaves data in code out: a block ends where the next
+	 * begins (the data before a block is its predecessor's), the last
+	 * at Size, as BOLT sets each block's end offset */
+	int	 gaps;
 };
 
 extern const struct cfg_arch cfg_arch_x86_64;	/* x86cfg.c */
+extern const struct cfg_arch cfg_arch_aarch64;	/* a64cfg.c */
 
 /* between cfgdis's files */
 const uint8_t * cd_sec_bytes(struct cfgdis *d, uint64_t a, uint64_t *avail);
@@ -230,6 +250,7 @@ int	 cd_data_section(const struct cfgdis *d, uint64_t a, const struct fsec **ps)
 int	 cd_analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
 	       uint64_t **out, size_t *nout, size_t *capout);
 int	 cd_find_tables(struct fbuild *b);
+const struct bfunc * cd_func_past_end(const struct functab *ft, uint64_t a);
 struct cfg * cd_build(struct cfgdis *d, size_t fi);
 
 #endif

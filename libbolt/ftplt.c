@@ -221,8 +221,7 @@ sec_copy(Elf *elf, const struct fsec *sec)
  * (AArch64MCPlusBuilder::analyzePLTEntry); the NOPs after an entry are
  * skipped.  createPLTBinaryFunction: a function already at the entry
  * keeps its name (an IFUNC trampoline), else the entry is name@PLT by
- * the slot's dynamic relocation, and the first, without one, the
- * section's __BOLT_PSEUDO_ function. */
+ * the slot's dynamic relocation; one without (the header) is none. */
 void
 ft_discover_plt_a64(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 {
@@ -303,12 +302,6 @@ ft_discover_plt_a64(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 					    ft_keepf(ft, "%s@PLT", r->sym), (int)i);
 					f->maxsize = esz;
 					f->flags |= BF_PLT;
-				} else if (start == 0) {
-					f = ft_df_create(d, sec->addr, 0,
-					    ft_keepf(ft, "__BOLT_PSEUDO_%s",
-					    sec->name), (int)i);
-					f->maxsize = esz;
-					f->flags |= BF_PSEUDO;
 				}
 			}
 			while (o + 4 <= sec->size &&
@@ -316,6 +309,13 @@ ft_discover_plt_a64(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 				o += 4;
 		}
 		free(buf);
+		/* disassemblePLT: the header, with no relocation at its slot,
+		 * is no entry: the section's pseudo function, made after
+		 * them (its number follows theirs: YAML's ids) */
+		if (ft_df_at(d, sec->addr, NULL) == NULL)
+			ft_df_create(d, sec->addr, 0, ft_keepf(ft,
+			    "__BOLT_PSEUDO_%s", sec->name), (int)i)->flags |=
+			    BF_PSEUDO;
 	}
 }
 

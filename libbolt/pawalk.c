@@ -71,7 +71,11 @@ do_branch(struct pawalk *w, int kfrom, uint64_t from, int kto, uint64_t to,
 	w->nbranches++;
 	if (ff == NULL && tf == NULL)
 		return;
-	if (ff != NULL && cfgdis_is_return(w->cd, from)) {
+	/* --bolted: batmap dropped the returns of the BOLTed binary, where
+	 * perf2bolt looks; a branch BOLT added after a return (a jump to a
+	 * cold block) translates to the input's return, and is kept */
+	if (ff != NULL && w->mode != PAWALK_BOLTED &&
+	    cfgdis_is_return(w->cd, from)) {
 		w->nreturns++;
 		return;
 	}

@@ -667,6 +667,7 @@ x86_close(struct cfgdis *d)
 
 const struct cfg_arch cfg_arch_x86_64 = {
 	.name = "x86-64",
+	.decoder = "Capstone",
 	.machine = EM_X86_64,
 	.open = x86_open,
 	.close = x86_close,

@@ -1,11 +1,6 @@
 #!/usr/bin/env bats
 # AArch64: programs cross-built here with clang-19 --target=aarch64-linux-gnu
-# against Debian's arm64 cross libc (lld for non-PIE and the veneers,
-# GNU ld for PIE, as Debian links: its executable segment starts the
-# file.  An lld PIE has a read-only segment there, in the same 64 KiB
-# page as its code, and perf2bolt-19 takes that one for the base of the
-# code's mapping and finds no sample in the binary: f2, a PIE by lld,
-# is linked with separate-loadable-segments),
+# against Debian's arm64 cross libc (tests/data/a64/build.sh),
 # run under qemu-aarch64, and their profiles as perf2bolt-19 on this
 # x86-64 machine reads them.  Branch stacks follow the programs' real
 # control flow: cfgwalk walks their code, qtrace records a real run
@@ -22,26 +17,8 @@ SYSROOT=/usr/aarch64-linux-gnu
 
 # the programs, once for the file
 setup_file() {
-	local d="$BATS_FILE_TMPDIR" L=/usr/lib/llvm-19/bin S="$TOP/tests/data/a64"
-	local X="$L/clang --target=aarch64-linux-gnu" XX="$L/clang++ --target=aarch64-linux-gnu"
-	cd "$d" || return 1
-	[ -x $L/clang ] && [ -e $SYSROOT/lib/libc.so.6 ] || return 0
-	$X -O2 -fno-pie -no-pie -fuse-ld=lld -Wl,--emit-relocs "$S/sw.c" -o sw1
-	$X -O2 -fpie -pie -Wl,--emit-relocs "$S/sw.c" -o sw2
-	$X -O2 -fno-pie -no-pie -fuse-ld=lld "$S/sw.c" -o sw3
-	$XX -O2 -fpie -pie -Wl,--emit-relocs "$S/exc.cc" -o x1
-	$XX -O2 -fno-pie -no-pie -fuse-ld=lld -Wl,--emit-relocs "$S/exc.cc" -o x2
-	$X -O1 -march=armv8.3-a -fno-pie -no-pie -fuse-ld=lld -Wl,--emit-relocs \
-	    "$S/main.c" "$S/shapes.s" -o h1
-	$X -O1 -march=armv8.3-a -fno-pie -no-pie -fuse-ld=lld "$S/main.c" \
-	    "$S/shapes.s" -o h2
-	$X -O1 -march=armv8.3-a -fpie -pie -Wl,--emit-relocs "$S/main.c" \
-	    "$S/shapes.s" -o h3
-	$X -O2 -fno-pie -no-pie -fuse-ld=lld -Wl,--emit-relocs -Wl,-T,"$S/far.lds" \
-	    "$S/far.c" -o f1
-	$X -O2 -fpie -pie -fuse-ld=lld -Wl,-z,separate-loadable-segments -Wl,--emit-relocs \
-	    -Wl,-T,"$S/far.lds" "$S/far.c" -o f2
-	$X -O2 -fpie -pie -Wl,--emit-relocs -Wl,-T,"$S/far.lds" "$S/far.c" -o f3
+	[ -x /usr/lib/llvm-19/bin/clang ] && [ -e $SYSROOT/lib/libc.so.6 ] || return 0
+	"$TOP/tests/data/a64/build.sh" "$BATS_FILE_TMPDIR"
 }
 
 setup() {
@@ -118,7 +95,7 @@ same_p2b() {
 
 @test "aarch64: functions, their names and sizes as perf2bolt-19 finds them (mapping symbols, PLT, veneers, FDE-only code, aliases, labels)" {
 	local b n
-	for b in sw1 sw2 sw3 x1 x2 h1 h2 h3 f1 f2 f3; do
+	for b in sw1 sw2 sw3 x1 x2 h1 h2 h3 f1 f2 f3 b1 b2 b3; do
 		# every address of the code: the function perf2bolt names
 		functest probe "$D/$b" > $b.pa
 		functest expect "$D/$b" | sort > $b.exp

@@ -531,9 +531,9 @@ report(struct ctx *c, int verbose, int quiet, int multi)
 	else
 		snprintf(who, sizeof(who), "%s", progname);
 	if (st->undecodable > 0 && !quiet)
-		fprintf(stderr, "%s: %llu functions with instructions Capstone "
+		fprintf(stderr, "%s: %llu functions with instructions %s "
 		    "cannot decode: no fall-throughs in them\n", who,
-		    (unsigned long long)st->undecodable);
+		    (unsigned long long)st->undecodable, cfgdis_decoder(c->cd));
 	if (!verbose)
 		return;
 	fprintf(stderr, "%s: %llu entries, %llu branches (%llu from "

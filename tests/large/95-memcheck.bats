@@ -12,7 +12,8 @@
 # yamlwrite --bat; the example built with -fbasic-block-address-map
 # through bbmap; .profraw files of the example built with
 # -fprofile-generate through prfraw2idx (indexed, both text forms, and
-# back from text).
+# back from text); an AArch64 program (LLVM 19's disassembler loaded by
+# the tools) run under qemu (qtrace), then BOLTed with BAT and walked.
 
 load ../common
 
@@ -118,4 +119,36 @@ vg() {
 	vg prfraw2idx -l -o app.ltxt "$D"/run*.profraw
 	vg prfraw2idx -o back.profdata app.txt
 	cmp app.profdata back.profdata
+}
+
+@test "memcheck: AArch64 programs (LLVM 19's disassembler loaded): the LBR pipeline, a BOLTed binary through batmap, fdatawrite --bolted and yamlwrite --bat" {
+	local S=/usr/aarch64-linux-gnu T="$PROFPIPE_TESTBIN"
+	if [ ! -e $S/lib/libc.so.6 ]; then
+		[ "${CI:-}" != true ] || { echo "arm64 cross libc missing under CI" >&2; return 1; }
+		skip "libc6-dev-arm64-cross not installed"
+	fi
+	need_tool qemu-aarch64
+	$L/clang --target=aarch64-linux-gnu -O2 -fno-pie -no-pie -fuse-ld=lld \
+	    -Wl,--emit-relocs -o a64 "$TOP/tests/data/a64/sw.c"
+	"$T/qtrace" -m -p 7 -o q.events ./a64 100 > /dev/null
+	"$T/mkperfdata" -a aarch64 -o q.data q.events
+	vg perfdecode -o q.ev q.data
+	vg preagg -b a64 -o q.pa q.ev
+	vg fdatawrite -o q.fdata a64 q.pa
+	[ "$(wc -l < q.fdata)" -gt 20 ]
+	vg yamlwrite -o q.yaml a64 q.pa
+	grep -q 'succ:' q.yaml
+	# BOLTed with BAT and split (call_weak_fn aside: tests/53-aarch64-cfg)
+	$L/llvm-bolt a64 -data q.fdata -o a64.bolt --enable-bat -reorder-blocks=ext-tsp \
+	    -split-functions -split-all-cold -skip-funcs=call_weak_fn/1 > bolt.log 2>&1
+	"$T/cfgwalk" -d 24 -n 1000 -s 3 -o b.events a64.bolt
+	"$T/mkperfdata" -a aarch64 -o b.data b.events
+	"$F/perfdecode" b.data | "$F/preagg" -b a64.bolt > b.pa
+	vg batmap --dump -o bat.txt a64.bolt
+	grep -q '^cold ' bat.txt
+	vg batmap -o back.pa a64.bolt a64 b.pa
+	vg fdatawrite --bolted -o back.fdata a64 back.pa
+	[ "$(head -1 back.fdata)" = boltedcollection ]
+	vg yamlwrite --bat a64.bolt -o back.yaml a64 back.pa
+	grep -q 'succ:' back.yaml
 }

@@ -27,6 +27,7 @@
 #include "boltbin.h"
 #include "pa.h"
 #include "x86dec.h"
+#include "a64dec.h"
 #include "ktab.h"
 
 #include "batmap.h"
@@ -414,7 +415,8 @@ credited(struct ctx *c, const struct bfunc *bf)
  * of the large program's BOLTed functions): a return is one where an
  * entry is.  Elsewhere the function is decoded once from its start with
  * x86dec's table (batmap does without Capstone, which costs 7 ms to
- * load); past an instruction the table does not know, the bytes decide. */
+ * load); past an instruction the table does not know, the bytes decide.
+ * An AArch64 word is read as itself. */
 static int
 source_is_return(struct ctx *c, long fi, uint64_t a)
 {
@@ -424,7 +426,20 @@ source_is_return(struct ctx *c, long fi, uint64_t a)
 	size_t n;
 	uint64_t off = a - c->fstart[fi];
 
-	if ((p = code_at(&c->bo, a, &n)) == NULL || !x86d_ret_bytes(p, n))
+	if ((p = code_at(&c->bo, a, &n)) == NULL)
+		return 0;
+	/* AArch64: a word is a return or not (disassembleInstructionAtOffset
+	 * of a BOLTed function perf2bolt does not disassemble), and no
+	 * branch's bytes read as one */
+	if (c->bo.bb->eo.machine == EM_AARCH64) {
+		struct a64d w;
+
+		if (n < 4)
+			return 0;
+		a64d_decode(a64d_word(p), a, &w);
+		return w.kind == A64K_RET;
+	}
+	if (!x86d_ret_bytes(p, n))
 		return 0;
 	if (x->frag != NULL)
 		return (e = bat_entry_at(x->frag, off)) != NULL &&

@@ -465,9 +465,12 @@ ywh_open(struct boltbin *bin, struct cfgdis *cd, int stdhash, char *err,
     size_t errlen)
 {
 	struct ywh *h;
-	struct mcx86 *mc;
+	struct mcx86 *mc = NULL;
 
-	if ((mc = mcx86_open(err, errlen)) == NULL)
+	/* AArch64's hashes are not made: 0, as before they were for any
+	 * target */
+	if (bin->eo.machine == EM_X86_64 &&
+	    (mc = mcx86_open(err, errlen)) == NULL)
 		return NULL;
 	h = xcalloc(1, sizeof(*h));
 	h->bin = bin;
@@ -482,7 +485,8 @@ ywh_close(struct ywh *h)
 {
 	if (h == NULL)
 		return;
-	mcx86_close(h->mc);
+	if (h->mc != NULL)
+		mcx86_close(h->mc);
 	free(h->bd);
 	free(h->jt);
 	free(h->bh);
@@ -587,6 +591,10 @@ ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 
 	if (g == NULL || g->nblocks == 0)
 		return 0;
+	if (h->mc == NULL) {
+		memset(out, 0, g->nblocks * sizeof(*out));
+		return 0;
+	}
 	h->fi = fi;
 	h->f = f;
 	h->g = g;

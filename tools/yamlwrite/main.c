@@ -417,9 +417,9 @@ ctx_close(struct ctx *c, int verbose, int quiet, int multi)
 	else
 		snprintf(who, sizeof(who), "%s", progname);
 	if (st->undecodable > 0 && !quiet)
-		fprintf(stderr, "%s: %llu functions with instructions Capstone "
+		fprintf(stderr, "%s: %llu functions with instructions %s "
 		    "cannot decode: no blocks for them\n", who,
-		    (unsigned long long)st->undecodable);
+		    (unsigned long long)st->undecodable, cfgdis_decoder(c->cd));
 	if (c->h != NULL && ywh_undecoded(c->h) > 0)
 		fprintf(stderr, "%s: %llu instructions LLVM cannot decode: "
 		    "hashes of their blocks end before them\n", who,
