@@ -36,8 +36,9 @@ LDLIBS_profpipe-perf2bolt = -lelf -lz -pthread
 LDLIBS  ?=
 
 # LLVM 19's MC layer, for yamlwrite's hashes only: libbolt/mcx86.cc, the
-# one C++ file, behind a C header (libbolt/mcx86.h), linked with
-# Debian's libLLVM-19 (llvm-19-dev); nothing else includes LLVM
+# one C++ file (x86-64 and AArch64), behind C headers (libbolt/mcx86.h,
+# mca64.h), linked with Debian's libLLVM-19 (llvm-19-dev); nothing else
+# includes LLVM
 LLVM_CONFIG ?= llvm-config-19
 LLVM_CXXFLAGS := $(patsubst -I%,-isystem %,$(shell $(LLVM_CONFIG) --cxxflags))
 LLVM_LIBS := $(shell $(LLVM_CONFIG) --ldflags) $(shell $(LLVM_CONFIG) --libs)

@@ -545,6 +545,7 @@ const struct cfg_arch cfg_arch_aarch64 = {
 	.valid_padding = a64_valid_padding,
 	.bytes_return = a64_bytes_return,
 	.keep_dynrel = 1,
+	.reloc_keep_undef = got,
 	.scan_relocs = a64_scan_relocs,
 	.in_island = a64_in_island,
 	.self_maxsize = 1,

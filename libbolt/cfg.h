@@ -188,6 +188,14 @@ struct cfg_reloc {
 const struct cfg_reloc *cfgdis_reloc_at(const struct cfgdis *, uint64_t off);
 const struct cfg_reloc *cfgdis_reloc_in(const struct cfgdis *, uint64_t lo,
 	    uint64_t hi);
+/* the relocations in [lo, hi): how many, the first in *first */
+size_t	 cfgdis_relocs_in(const struct cfgdis *, uint64_t lo, uint64_t hi,
+	    const struct cfg_reloc **first);
+/* AArch64: is a in a constant island (data in code, $d) of its
+ * function; is there a linker veneer at a, in no function
+ * (handleAArch64Veneer); 0 on other targets */
+int	 cfgdis_in_island(struct cfgdis *, uint64_t a);
+int	 cfgdis_veneer_at(struct cfgdis *, uint64_t a);
 /* the decoder that says what an instruction is: "Capstone" (x86-64),
  * "LLVM 19" (AArch64) */
 const char *cfgdis_decoder(const struct cfgdis *);

@@ -188,8 +188,11 @@ read_relocs(struct cfgdis *d)
 				 * function's canonical PLT entry (a non-PIE
 				 * takes its address): BOLT's relocation names
 				 * that entry (analyzeRelocation takes the
-				 * symbol's address) */
-				if (sy.st_shndx == SHN_UNDEF && sy.st_value == 0)
+				 * symbol's address); AArch64's GOT accesses
+				 * are read against any (reloc_keep_undef) */
+				if (sy.st_shndx == SHN_UNDEF && sy.st_value == 0 &&
+				    (d->arch->reloc_keep_undef == NULL ||
+				    !d->arch->reloc_keep_undef(t)))
 					continue;
 				s = sy.st_value;
 				secsym = GELF_ST_TYPE(sy.st_info) == STT_SECTION;
@@ -415,6 +418,30 @@ cfgdis_reloc_in(const struct cfgdis *d, uint64_t lo, uint64_t hi)
 	size_t i = reloc_from(d, lo);
 
 	return i < d->nrel && d->rel[i].off < hi ? &d->rel[i] : NULL;
+}
+
+size_t
+cfgdis_relocs_in(const struct cfgdis *d, uint64_t lo, uint64_t hi,
+    const struct cfg_reloc **first)
+{
+	size_t i = reloc_from(d, lo), j;
+
+	for (j = i; j < d->nrel && d->rel[j].off < hi; j++)
+		;
+	*first = j > i ? &d->rel[i] : NULL;
+	return j - i;
+}
+
+int
+cfgdis_in_island(struct cfgdis *d, uint64_t a)
+{
+	return d->arch->in_island != NULL && d->arch->in_island(d, a);
+}
+
+int
+cfgdis_veneer_at(struct cfgdis *d, uint64_t a)
+{
+	return d->arch->veneer_at != NULL && d->arch->veneer_at(d, a);
 }
 
 const struct cfgdis_stats *

@@ -217,6 +217,10 @@ struct cfg_arch {
 	/* read the static relocations at addresses a dynamic one patches
 	 * too (RewriteInstance::handleRelocation skips those on x86 only) */
 	int	 keep_dynrel;
+	/* a relocation of type t against an undefined symbol is read (its
+	 * S is 0): AArch64's GOT accesses, which handleRelocation keeps
+	 * (ForceRelocation) */
+	int	(*reloc_keep_undef)(uint32_t t);
 	/* what the relocations tell each function (handleRelocation), in
 	 * place of the reading of x86-64's types: entries, data-referenced
 	 * offsets, labels its own code names (xlab) */

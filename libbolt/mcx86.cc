@@ -1,17 +1,20 @@
 // See COPYING file for copyright and license details.
 //
-// mcx86.cc: BOLT 19's hash strings of x86-64 instructions from LLVM 19's
-// MC layer (mcx86.h).  The one C++ file of the project: LLVM's MC layer
-// has only a C++ interface.  It builds what BOLT's BinaryContext builds
-// for an x86-64 ELF file (bolt/lib/Core/BinaryContext.cpp,
-// createBinaryContext: target "x86-64", features "+nopl", the assembler
-// dialect's printer), decodes with a symbolizer of its own that plays
-// X86MCSymbolizer's part (bolt/lib/Target/X86/X86MCSymbolizer.cpp) and
-// asks the caller what each operand becomes, and makes the strings of
+// mcx86.cc: BOLT 19's hash strings of x86-64 instructions (mcx86.h) and,
+// at the end, of AArch64 ones (mca64.h) from LLVM 19's MC layer.  The one
+// C++ file of the project, the one bridge to LLVM's MC: LLVM's MC layer
+// has only a C++ interface.  For x86-64 it builds what BOLT's
+// BinaryContext builds for an x86-64 ELF file
+// (bolt/lib/Core/BinaryContext.cpp, createBinaryContext: target
+// "x86-64", features "+nopl", the assembler dialect's printer), decodes
+// with a symbolizer of its own that plays X86MCSymbolizer's part
+// (bolt/lib/Target/X86/X86MCSymbolizer.cpp) and asks the caller what
+// each operand becomes, and makes the strings of
 // bolt/lib/Core/HashUtilities.cpp from the MCInst.  Opcode numbers are
 // looked up by name in LLVM's tables: the target's private headers are
 // not installed.
 #include "mcx86.h"
+#include "mca64.h"
 
 #include <cctype>
 #include <cstring>
@@ -499,4 +502,254 @@ extern "C" uint64_t
 mcx86_hash_value(uint64_t v)
 {
 	return (uint64_t)(size_t)hash_value(v);
+}
+
+// AArch64 (mca64.h): what BOLT's BinaryContext builds for an AArch64 ELF
+// file (createBinaryContext: target "aarch64", features "+all", the
+// assembler dialect's printer), decoding without a symbolizer (BOLT 19
+// has none for AArch64); the caller's plan says what BOLT's disassembly
+// made of the operands (AArch64MCPlusBuilder: replaceBranchTarget,
+// createNoop, replaceImmWithSymbolRef, replaceMemOperandDisp,
+// getTargetExprFor).  hashInteger, opcodeByName and hashString are the
+// x86-64 part's.
+
+struct mca64 {
+	Triple			 triple;
+	const Target		*target = nullptr;
+	std::unique_ptr<MCRegisterInfo> mri;
+	std::unique_ptr<MCAsmInfo> mai;
+	std::unique_ptr<MCSubtargetInfo> sti;
+	std::unique_ptr<MCInstrInfo> mii;
+	std::unique_ptr<MCContext> ctx;
+	std::unique_ptr<MCDisassembler> dis;
+	std::unique_ptr<MCInstrAnalysis> mia;
+	std::unique_ptr<MCInstPrinter> printer;
+	unsigned		 HINT = 0, ADR = 0, ADRP = 0, TBZW = 0,
+				 TBZX = 0, TBNZW = 0, TBNZX = 0;
+	std::vector<mca64_sym>	 refs;		// of the instruction
+	std::string		 full, bare;	// hashBlock with and without
+						// operands, this block
+	std::string		 func;		// hashBlock without, all blocks
+	std::set<std::string>	 loose;		// hashBlockLoose's set
+};
+
+namespace {
+
+// an operand made an expression: a constant holding its index in refs
+MCOperand
+refOperand(mca64 *m, const mca64_sym &s)
+{
+	m->refs.push_back(s);
+	return MCOperand::createExpr(MCConstantExpr::create(
+	    (int64_t)(m->refs.size() - 1), *m->ctx));
+}
+
+// hashInstOperand, hashExpr
+void
+hashOperand(mca64 *m, std::string &s, const MCOperand &o)
+{
+	int64_t k;
+
+	if (o.isImm())
+		hashInteger(s, (uint64_t)o.getImm());
+	else if (o.isReg())
+		hashInteger(s, o.getReg());
+	else if (o.isExpr() && o.getExpr()->evaluateAsAbsolute(k) && k >= 0 &&
+	    (size_t)k < m->refs.size()) {
+		const mca64_sym &r = m->refs[(size_t)k];
+
+		// MCExpr::Target: nothing; SymbolRef (hashSymbol), or
+		// Binary(Add, SymbolRef, Constant)
+		if (r.target)
+			return;
+		if (r.hasval)
+			hashInteger(s, r.value);
+		if (r.addend != 0) {
+			hashInteger(s, (uint64_t)MCBinaryExpr::Add);
+			hashInteger(s, (uint64_t)r.addend);
+		}
+	}
+}
+
+} // namespace
+
+extern "C" struct mca64 *
+mca64_open(char *err, size_t errlen)
+{
+	std::unique_ptr<mca64> m(new mca64);
+	std::string e;
+
+	LLVMInitializeAArch64TargetInfo();
+	LLVMInitializeAArch64TargetMC();
+	LLVMInitializeAArch64Disassembler();
+	// what ObjectFile::makeTriple gives an AArch64 ELF file
+	m->triple = Triple("aarch64--");
+	m->triple.setObjectFormat(Triple::ELF);
+	m->target = TargetRegistry::lookupTarget("aarch64", m->triple, e);
+	if (m->target == nullptr) {
+		snprintf(err, errlen, "LLVM: no AArch64 target: %s", e.c_str());
+		return nullptr;
+	}
+	const std::string tn = m->triple.str();
+	m->mri.reset(m->target->createMCRegInfo(tn));
+	if (m->mri)
+		m->mai.reset(m->target->createMCAsmInfo(*m->mri, tn,
+		    MCTargetOptions()));
+	m->sti.reset(m->target->createMCSubtargetInfo(tn, "", "+all"));
+	m->mii.reset(m->target->createMCInstrInfo());
+	if (!m->mri || !m->mai || !m->sti || !m->mii) {
+		snprintf(err, errlen, "LLVM: cannot set up the AArch64 MC layer");
+		return nullptr;
+	}
+	m->ctx.reset(new MCContext(m->triple, m->mai.get(), m->mri.get(),
+	    m->sti.get()));
+	m->dis.reset(m->target->createMCDisassembler(*m->sti, *m->ctx));
+	m->mia.reset(m->target->createMCInstrAnalysis(m->mii.get()));
+	m->printer.reset(m->target->createMCInstPrinter(m->triple,
+	    m->mai->getAssemblerDialect(), *m->mai, *m->mii, *m->mri));
+	if (!m->dis || !m->mia || !m->printer) {
+		snprintf(err, errlen, "LLVM: no AArch64 disassembler, analysis "
+		    "or printer");
+		return nullptr;
+	}
+	m->HINT = opcodeByName(*m->mii, "HINT");
+	m->ADR = opcodeByName(*m->mii, "ADR");
+	m->ADRP = opcodeByName(*m->mii, "ADRP");
+	m->TBZW = opcodeByName(*m->mii, "TBZW");
+	m->TBZX = opcodeByName(*m->mii, "TBZX");
+	m->TBNZW = opcodeByName(*m->mii, "TBNZW");
+	m->TBNZX = opcodeByName(*m->mii, "TBNZX");
+	if (!m->HINT || !m->ADR || !m->ADRP || !m->TBZW || !m->TBZX ||
+	    !m->TBNZW || !m->TBNZX) {
+		snprintf(err, errlen, "LLVM: AArch64 opcodes missing");
+		return nullptr;
+	}
+	return m.release();
+}
+
+extern "C" void
+mca64_close(struct mca64 *m)
+{
+	delete m;
+}
+
+extern "C" void
+mca64_block_begin(struct mca64 *m)
+{
+	m->full.clear();
+	m->bare.clear();
+	m->loose.clear();
+}
+
+extern "C" int
+mca64_insn(struct mca64 *m, uint32_t word, uint64_t addr,
+    const struct mca64_plan *p)
+{
+	MCInst inst;
+	uint64_t size = 0;
+	uint8_t b[4] = { (uint8_t)word, (uint8_t)(word >> 8),
+	    (uint8_t)(word >> 16), (uint8_t)(word >> 24) };
+	bool tail = (p->flags & MCA64_TAIL) != 0;
+	unsigned opc;
+
+	m->refs.clear();
+	if (m->dis->getInstruction(inst, size, ArrayRef<uint8_t>(b, 4), addr,
+	    nulls()) != MCDisassembler::Success || size != 4)
+		return 0;
+	if (p->flags & MCA64_NOP) {
+		// createNoop: HINT #0
+		inst.clear();
+		inst.setOpcode(m->HINT);
+		inst.addOperand(MCOperand::createImm(0));
+		tail = false;
+	} else if (p->flags & MCA64_BRANCH) {
+		// replaceBranchTarget: the first operand, the second of a
+		// conditional branch, the third of a test and branch
+		unsigned k = 0;
+
+		opc = inst.getOpcode();
+		if (m->mia->isConditionalBranch(inst))
+			k = 1;
+		if (opc == m->TBZW || opc == m->TBZX || opc == m->TBNZW ||
+		    opc == m->TBNZX)
+			k = 2;
+		if (k < inst.getNumOperands())
+			inst.getOperand(k) = refOperand(m, p->br);
+	}
+	// replaceImmWithSymbolRef, each time on the first immediate left
+	for (int i = 0; i < p->nimm && i < MCA64_MAXIMM; i++)
+		for (unsigned k = 0; k < inst.getNumOperands(); k++)
+			if (inst.getOperand(k).isImm()) {
+				inst.getOperand(k) = refOperand(m, p->imm[i]);
+				break;
+			}
+	if (p->flags & MCA64_PCREL) {
+		// replaceMemOperandDisp: an adr's or adrp's second operand,
+		// else the literal operand
+		const MCInstrDesc &d = m->mii->get(inst.getOpcode());
+		unsigned k = 0;
+
+		opc = inst.getOpcode();
+		if (opc == m->ADR || opc == m->ADRP)
+			k = 1;
+		else
+			for (k = 0; k < d.getNumOperands(); k++)
+				if (d.operands()[k].OperandType ==
+				    MCOI::OPERAND_PCREL)
+					break;
+		if (k < inst.getNumOperands())
+			inst.getOperand(k) = refOperand(m, p->pcrel);
+	}
+	// hashBlock: unconditional branches (not tail calls) are left out
+	if (m->mia->isUnconditionalBranch(inst) && !tail)
+		return 1;
+	opc = inst.getOpcode();
+	if (opc == 0) {
+		m->full.push_back(0);
+		m->bare.push_back(0);
+	} else {
+		StringRef name = m->printer->getOpcodeName(opc);
+		m->full.append(name.data(), name.size());
+		m->bare.append(name.data(), name.size());
+	}
+	for (const MCOperand &op : inst)
+		hashOperand(m, m->full, op);
+	// hashBlockLoose: no NOPs (AArch64MCPlusBuilder::isNoop: hint #0);
+	// "JMP" for any conditional branch; the mnemonic without white
+	// space
+	if (opc == m->HINT && inst.getNumOperands() > 0 &&
+	    inst.getOperand(0).isImm() && inst.getOperand(0).getImm() == 0)
+		return 1;
+	if (m->mia->isConditionalBranch(inst)) {
+		m->loose.insert("JMP");
+		return 1;
+	}
+	std::pair<const char *, uint64_t> mn = m->printer->getMnemonic(&inst);
+	std::string t;
+	for (const char *c = mn.first ? mn.first : ""; *c; c++)
+		if (!std::isspace((unsigned char)*c))
+			t.push_back(*c);
+	m->loose.insert(t);
+	return 1;
+}
+
+extern "C" void
+mca64_block_end(struct mca64 *m, int stdhash, struct mca64_block *b)
+{
+	std::string l;
+
+	for (const std::string &x : m->loose)
+		l += x;
+	b->instr = hashString(m->full, stdhash);
+	b->opcode = hashString(l, stdhash);
+	m->func += m->bare;
+}
+
+extern "C" uint64_t
+mca64_func_end(struct mca64 *m, int stdhash)
+{
+	uint64_t h = hashString(m->func, stdhash);
+
+	m->func.clear();
+	return h;
 }

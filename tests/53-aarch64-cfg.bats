@@ -8,13 +8,14 @@
 #    cfgcmp.py);
 #  - perfdecode | preagg | fdatawrite (both pre-aggregated forms) writes
 #    the fdata of perf2bolt-19 -p, yamlwrite the YAML of perf2bolt-19 -w
-#    as data (tests/data/yamlwrite/yamlcmp.py; hashes aside: yamlwrite
-#    makes BOLT's hashes for x86-64 only, 0 here), on branch stacks along the
+#    as data, BOLT's function and block hashes included
+#    (tests/data/yamlwrite/yamlcmp.py), on branch stacks along the
 #    programs' real control flow (cfgwalk walks their code, qtrace
 #    records a real run under qemu) and on basic samples (qtrace -i,
 #    perf2bolt -nl);
-#  - llvm-bolt-19 prints the same with our profile as with perf2bolt's,
-#    and the optimized programs print what the originals print;
+#  - llvm-bolt-19 prints the same with our profile as with perf2bolt's
+#    (fdata; YAML, its hashes checked), and the optimized programs print
+#    what the originals print;
 #  - BOLTed with BAT: batmap | fdatawrite --bolted writes perf2bolt-19's
 #    fdata on the BOLTed binary, yamlwrite --bat its YAML;
 #  - bad code and damaged binaries: perf2bolt's graphs, or a clear
@@ -98,13 +99,13 @@ yaml() {
 	    > "$b.yp.log" 2>&1
 	if [ "${1:-}" = -nl ]; then
 		perfdecode "$data" | preagg --basic -b "$D/$b" | yamlwrite -o "$b.yaml" "$D/$b"
-		python3 "$YCMP" --no-hashes "$b.ref.yaml" "$b.yaml"
+		python3 "$YCMP" "$b.ref.yaml" "$b.yaml"
 		return
 	fi
 	perfdecode "$data" | preagg -b "$D/$b" | yamlwrite -o "$b.yaml" "$D/$b"
 	perfdecode "$data" | preagg --legacy -b "$D/$b" | yamlwrite -o "$b.leg.yaml" "$D/$b"
-	python3 "$YCMP" --no-hashes "$b.ref.yaml" "$b.yaml"
-	python3 "$YCMP" --no-hashes "$b.ref.yaml" "$b.leg.yaml"
+	python3 "$YCMP" "$b.ref.yaml" "$b.yaml"
+	python3 "$YCMP" "$b.ref.yaml" "$b.leg.yaml"
 }
 
 # bolt_same BIN MIN RUNARGS [llvm-bolt options]: llvm-bolt-19 on BIN with
@@ -293,8 +294,8 @@ bolt_same() {
 	bolt_same f3 2 20
 }
 
-@test "aarch64 llvm-bolt-19 with our YAML: the same log as with perf2bolt's (--profile-ignore-hash: our hashes are 0)" {
-	local b o="-reorder-blocks=ext-tsp -split-functions -reorder-functions=hfsort -dyno-stats --profile-ignore-hash"
+@test "aarch64 llvm-bolt-19 with our YAML: the same log as with perf2bolt's, hashes checked" {
+	local b o="-reorder-blocks=ext-tsp -split-functions -reorder-functions=hfsort -dyno-stats"
 	walk sw1 3000 7
 	walk x2 3000 5
 	walk h1 3000 5
@@ -308,6 +309,8 @@ bolt_same() {
 		sed -i "s/$b[.]yaml/DATA/g; s/$b[.]b/OUT/g" b.log
 		same_file a.log b.log
 		grep -q 'BOLT-INFO: [1-9][0-9]* out of [0-9]* functions .* have non-empty execution profile' b.log
+		run grep -Ei 'stale|did not match|mismatch|invalid profile' b.log
+		[ "$status" -eq 1 ]
 		[ "$(qrun "$D/$b" 50)" = "$(qrun ./$b.b 50)" ]
 	done
 }
@@ -371,11 +374,11 @@ bolt_same() {
 	batmap $b.bat "$D/$b" bw.pa | yamlwrite --bat $b.bat -o ours.yaml "$D/$b"
 	batmap --dump $b.bat > $b.dump
 	llvm-readelf-19 -sW $b.bat > $b.syms
-	run python3 "$DATA/yamlwrite-bat/cmpyaml.py" --nobat-nohash ours.yaml ref.yaml --nobat $b.syms $b.dump
+	run python3 "$DATA/yamlwrite-bat/cmpyaml.py" ours.yaml ref.yaml --nobat $b.syms $b.dump
 	echo "$output"
 	[ "$status" -eq 0 ]
-	# call_weak_fn, left in place, has no tables: its graph in the
-	# BOLTed binary
+	# call_weak_fn, left in place, has no tables: its graph and hashes
+	# in the BOLTed binary
 	[[ "$output" == *" nobat="[1-9]* ]]
 	[[ "$output" == *" gblocks="[1-9]* ]]
 }

@@ -4,7 +4,7 @@
 # 1.1 MB of .text, non-PIE with relocations), run under qemu-aarch64,
 # against perf2bolt-19 on this x86-64 machine:
 #  - every function's graph as perf2bolt-19 --print-all builds it;
-#  - fdatawrite's fdata and yamlwrite's YAML (as data, hashes aside)
+#  - fdatawrite's fdata and yamlwrite's YAML (as data, hashes included)
 #    equal perf2bolt-19's on cfgwalk branch stacks (uniform, skewed), a
 #    real run under qemu (qtrace), basic samples (-nl), every
 #    instruction to the next three (--pa), the copy without relocations;
@@ -59,7 +59,7 @@ compare() {
 	    grep -Eq 'traces mismatching disassembled function contents: 0( |$)' p2b.log
 	same_file want.s cur.s
 	same_file want.s leg.s
-	run python3 "$DATA/yamlwrite/yamlcmp.py" --no-hashes want.yaml cur.yaml
+	run python3 "$DATA/yamlwrite/yamlcmp.py" want.yaml cur.yaml
 	echo "$output" | tail -2 >&2
 	[ "$status" -eq 0 ]
 }
@@ -112,7 +112,7 @@ compare() {
 	echo "-nl: $(wc -l < want.s) lines from perf2bolt" >&2
 	[ "$(wc -l < want.s)" -ge 500 ]
 	same_file want.s cur.s
-	python3 "$DATA/yamlwrite/yamlcmp.py" --no-hashes want.yaml cur.yaml
+	python3 "$DATA/yamlwrite/yamlcmp.py" want.yaml cur.yaml
 }
 
 @test "aarch64, large program: every instruction to the next three, hand-made, against perf2bolt-19 --pa: with and without relocations" {

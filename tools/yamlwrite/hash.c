@@ -17,6 +17,11 @@
  * in memory, an object holding the addresses inside it, nested as
  * BinaryContext::updateObjectNesting nests them.
  *
+ * AArch64 (mca64.h) has no symbolizer in BOLT 19: the operands a
+ * relocation, a PC-relative reference or a linker veneer made
+ * expressions are planned here, as BinaryFunction::disassemble makes
+ * them (a64_plan).
+ *
  * The block hash blends (StaleProfileMatching.cpp, BlendedBlockHash):
  * the block's offset, its loose opcode hash, its instruction hash and
  * the opcode hashes of its predecessors and successors, in the order
@@ -32,6 +37,9 @@
 #include "boltbin.h"
 #include "cfg.h"
 #include "mcx86.h"
+#include "mca64.h"
+#include "a64dec.h"
+#include "a64llvm.h"
 #include "yamlwrite.h"
 
 /* a BinaryData of a data section (or an absolute symbol) */
@@ -44,7 +52,8 @@ struct bd {
 struct ywh {
 	struct boltbin	*bin;
 	struct cfgdis	*cd;
-	struct mcx86	*mc;
+	struct mcx86	*mc;		/* x86-64 */
+	struct mca64	*ma;		/* AArch64 */
 	int		 stdhash;
 	struct bd	*bd;		/* by address, one per address */
 	size_t		 nbd;
@@ -466,16 +475,20 @@ ywh_open(struct boltbin *bin, struct cfgdis *cd, int stdhash, char *err,
 {
 	struct ywh *h;
 	struct mcx86 *mc = NULL;
+	struct mca64 *ma = NULL;
 
-	/* AArch64's hashes are not made: 0, as before they were for any
-	 * target */
+	/* other targets: no hashes (0) */
 	if (bin->eo.machine == EM_X86_64 &&
 	    (mc = mcx86_open(err, errlen)) == NULL)
+		return NULL;
+	if (bin->eo.machine == EM_AARCH64 &&
+	    (ma = mca64_open(err, errlen)) == NULL)
 		return NULL;
 	h = xcalloc(1, sizeof(*h));
 	h->bin = bin;
 	h->cd = cd;
 	h->mc = mc;
+	h->ma = ma;
 	h->stdhash = stdhash;
 	return h;
 }
@@ -487,6 +500,8 @@ ywh_close(struct ywh *h)
 		return;
 	if (h->mc != NULL)
 		mcx86_close(h->mc);
+	if (h->ma != NULL)
+		mca64_close(h->ma);
 	free(h->bd);
 	free(h->jt);
 	free(h->bh);
@@ -581,6 +596,233 @@ succ_order(struct ywh *h, const struct cfg *g, size_t b, size_t n)
 	return n;
 }
 
+/* AArch64MCPlusBuilder::getTargetExprFor: a relocation of these types
+ * gives an AArch64MCExpr, which hashExpr hashes as nothing (an adr's or
+ * adrp's too, whatever the type) */
+static int
+a64_target_type(uint32_t t)
+{
+	switch (t) {
+	case R_AARCH64_ADR_PREL_LO21: case 560 /* TLSDESC_ADR_PREL21 */:
+	case R_AARCH64_ADR_PREL_PG_HI21: case R_AARCH64_ADR_PREL_PG_HI21_NC:
+	case R_AARCH64_TLSDESC_ADR_PAGE21:
+	case R_AARCH64_TLSIE_ADR_GOTTPREL_PAGE21: case R_AARCH64_ADR_GOT_PAGE:
+	case R_AARCH64_ADD_ABS_LO12_NC: case R_AARCH64_LD64_GOT_LO12_NC:
+	case R_AARCH64_LDST8_ABS_LO12_NC: case R_AARCH64_LDST16_ABS_LO12_NC:
+	case R_AARCH64_LDST32_ABS_LO12_NC: case R_AARCH64_LDST64_ABS_LO12_NC:
+	case R_AARCH64_LDST128_ABS_LO12_NC: case R_AARCH64_TLSDESC_ADD_LO12:
+	case R_AARCH64_TLSDESC_LD64_LO12:
+	case R_AARCH64_TLSIE_LD64_GOTTPREL_LO12_NC:
+	case R_AARCH64_MOVW_UABS_G0: case R_AARCH64_MOVW_UABS_G0_NC:
+	case R_AARCH64_MOVW_UABS_G1: case R_AARCH64_MOVW_UABS_G1_NC:
+	case R_AARCH64_MOVW_UABS_G2: case R_AARCH64_MOVW_UABS_G2_NC:
+	case R_AARCH64_MOVW_UABS_G3:
+		return 1;
+	}
+	return 0;
+}
+
+static int
+a64_is_adr(uint32_t w)
+{
+	return (w & 0x9f000000u) == 0x10000000u;
+}
+
+/* handleAddressRef (AArch64, PC-relative) of address v from the function
+ * being hashed: its own constant island is an ISLANDat symbol (the
+ * BinaryData at v, or a new one: its value); code of its own is an entry
+ * (a function's symbol: nothing); another function's code its symbol
+ * and the offset; else the BinaryData holding v and the offset, or a new
+ * symbol at v */
+static void
+a64_addr_ref(struct ywh *h, uint64_t v, struct mca64_sym *s)
+{
+	const struct bfunc *f = h->f, *rf;
+	long i;
+
+	memset(s, 0, sizeof(*s));
+	if (v >= f->addr && v - f->addr < f->maxsize &&
+	    cfgdis_in_island(h->cd, v)) {
+		rf = functab_find(&h->bin->ft, v);
+		s->hasval = !(rf != NULL && rf->addr == v);
+		s->value = v;
+		return;
+	}
+	if (is_code(h, v)) {
+		if (v >= f->addr && v - f->addr < f->maxsize)
+			return;
+		if ((rf = func_of(h, v)) != NULL) {
+			s->addend = (int64_t)(v - rf->addr);
+			return;
+		}
+	}
+	if (!h->bdread)
+		bd_read(h);
+	if ((i = bd_find(h, v)) >= 0) {
+		s->hasval = 1;
+		s->value = h->bd[i].addr;
+		s->addend = (int64_t)(v - h->bd[i].addr);
+		return;
+	}
+	s->hasval = 1;
+	s->value = v;
+}
+
+/* an instruction of the function: its offset and word */
+struct a64i {
+	uint32_t	off, word;
+};
+
+/* what BinaryFunction::disassemble made of the operands of instruction
+ * k of v (the function's instructions in order, islands left out): a
+ * direct branch's target the label, function or new symbol it names, or
+ * a NOP for a jump past the end (replaceBranchTarget, createNoop); the
+ * relocations of a non-branch at its word, each the next immediate
+ * (replaceImmWithSymbolRef, UsedReloc), else its PC-relative operand
+ * (handlePCRelOperand); an adrp x16 and add x16, x16 before a br x16 (a
+ * linker veneer: handleAArch64IndirectCall, fixStubTarget) their
+ * immediates */
+static void
+a64_plan(struct ywh *h, const struct cfg *g, const struct a64i *v,
+    size_t n, size_t k, struct mca64_plan *p)
+{
+	const struct bfunc *f = h->f;
+	const struct cfg_site *st;
+	const struct cfg_reloc *r;
+	uint64_t a = f->addr + v[k].off;
+	size_t nr, i;
+	struct a64d x;
+
+	memset(p, 0, sizeof(*p));
+	a64d_decode(v[k].word, a, &x);
+	st = cfg_site_at(g, v[k].off);
+	if (st != NULL && st->tail && (st->kind == CFG_SITE_JMP ||
+	    st->kind == CFG_SITE_IJMP))
+		p->flags |= MCA64_TAIL;
+	if (x.kind == A64K_JCC || x.kind == A64K_JMP || x.kind == A64K_CALL) {
+		uint64_t t = x.target;
+
+		if (t >= f->addr && t - f->addr < f->size)
+			p->flags |= MCA64_BRANCH;	/* a label: nothing */
+		else if (t == f->addr + f->size && f->size < f->maxsize &&
+		    !cfgdis_veneer_at(h->cd, t))
+			p->flags |= MCA64_NOP;
+		else {
+			p->flags |= MCA64_BRANCH;
+			p->br.hasval = func_of(h, t) == NULL;
+			p->br.value = t;
+		}
+		return;
+	}
+	if (x.kind == A64K_IJMP || x.kind == A64K_ICALL ||
+	    x.kind == A64K_RET) {
+		if (x.pcref && g->simple) {
+			p->flags |= MCA64_PCREL;
+			a64_addr_ref(h, x.ref, &p->pcrel);
+		}
+		return;
+	}
+	nr = cfgdis_relocs_in(h->cd, a, a + 4, &r);
+	for (i = 0; i < nr && p->nimm < MCA64_MAXIMM; i++, r++) {
+		struct mca64_sym *s = &p->imm[p->nimm++];
+
+		s->target = a64_target_type(r->type) || x.adrp ||
+		    a64_is_adr(v[k].word);
+		if (!s->target) {
+			s->hasval = func_of(h, r->target) == NULL;
+			s->value = r->target;
+		}
+	}
+	if (nr > 0)
+		return;
+	if (x.pcref) {
+		p->flags |= MCA64_PCREL;
+		if (a64_is_adr(v[k].word))
+			p->pcrel.target = 1;
+		else
+			a64_addr_ref(h, x.ref, &p->pcrel);
+		return;
+	}
+	/* matchLinkerVeneer: br x16 two instructions on, this an adrp x16
+	 * or the add x16, x16, #imm after one, the add not the function's
+	 * first instruction, neither relocated */
+	if ((x.adrp || x.addxi) && x.rd == 16) {
+		size_t b = x.adrp ? k + 2 : k + 1;
+		struct a64d ad, ap, br;
+		const struct cfg_reloc *r2;
+
+		if (b >= n || b < 2)
+			return;
+		a64d_decode(v[b].word, f->addr + v[b].off, &br);
+		a64d_decode(v[b - 1].word, f->addr + v[b - 1].off, &ad);
+		a64d_decode(v[b - 2].word, f->addr + v[b - 2].off, &ap);
+		if ((v[b].word & 0xfffffc1fu) != 0xd61f0000u || br.rd != 16 ||
+		    !ad.addxi || ad.rd != 16 || ad.rn != 16 || !ap.adrp ||
+		    ap.rd != 16 ||
+		    cfgdis_relocs_in(h->cd, f->addr + v[b - 1].off,
+		    f->addr + v[b - 1].off + 4, &r2) > 0 ||
+		    cfgdis_relocs_in(h->cd, f->addr + v[b - 2].off,
+		    f->addr + v[b - 2].off + 4, &r2) > 0)
+			return;
+		p->nimm = 1;
+		p->imm[0].target = 1;
+	}
+}
+
+/* the strings of AArch64 code, block by block in layout order, the
+ * words of constant islands left out; the function's hash */
+static uint64_t
+a64_strings(struct ywh *h, const struct cfg *g)
+{
+	const struct bfunc *f = h->f;
+	struct a64i *v = NULL;
+	size_t n = 0, cap = 0, k, b;
+	struct mca64_plan p;
+
+	for (b = 0; b < g->nblocks; b++) {
+		const struct cfg_block *bb = &g->blocks[b];
+		uint64_t off, avail = 0;
+		const uint8_t *q = cfgdis_bytes(h->cd, f->addr + bb->start,
+		    &avail);
+
+		/* the last word may end past the block (and Size) */
+		for (off = bb->start; q != NULL && off < bb->end &&
+		    off - bb->start + 4 <= avail; off += 4) {
+			uint32_t w = a64d_word(q + (off - bb->start));
+
+			if (cfgdis_in_island(h->cd, f->addr + off))
+				continue;
+			/* zero padding ends the code (isZeroPaddingAt) */
+			if (!a64llvm_valid(w))
+				break;
+			xgrow(&v, &cap, n + 1, sizeof(*v));
+			v[n].off = (uint32_t)off;
+			v[n++].word = w;
+		}
+	}
+	for (b = 0, k = 0; b < g->nblocks; b++) {
+		const struct cfg_block *bb = &g->blocks[b];
+		struct mca64_block mb;
+
+		mca64_block_begin(h->ma);
+		for (; k < n && v[k].off < bb->end; k++) {
+			a64_plan(h, g, v, n, k, &p);
+			if (!mca64_insn(h->ma, v[k].word, f->addr + v[k].off,
+			    &p)) {
+				h->undecoded++;
+				for (; k < n && v[k].off < bb->end; k++)
+					;
+				break;
+			}
+		}
+		mca64_block_end(h->ma, h->stdhash, &mb);
+		h->bh[b].instr = mb.instr;
+		h->bh[b].opcode = mb.opcode;
+	}
+	free(v);
+	return mca64_func_end(h->ma, h->stdhash);
+}
+
 uint64_t
 ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 {
@@ -591,7 +833,7 @@ ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 
 	if (g == NULL || g->nblocks == 0)
 		return 0;
-	if (h->mc == NULL) {
+	if (h->mc == NULL && h->ma == NULL) {
 		memset(out, 0, g->nblocks * sizeof(*out));
 		return 0;
 	}
@@ -607,8 +849,9 @@ ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 		    BF_FRAGMENT))
 			add_tables(h, i);
 	xgrow(&h->bh, &h->capbh, g->nblocks, sizeof(*h->bh));
-	/* the strings, block by block in layout order */
-	for (b = 0; b < g->nblocks; b++) {
+	/* the strings, block by block in layout order (AArch64's are
+	 * a64_strings') */
+	for (b = 0; h->ma == NULL && b < g->nblocks; b++) {
 		const struct cfg_block *bb = &g->blocks[b];
 		uint64_t off = bb->start, avail = 0;
 		const uint8_t *p = cfgdis_bytes(h->cd, f->addr + off, &avail);
@@ -634,7 +877,8 @@ ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 		}
 		mcx86_block_end(h->mc, h->stdhash, &h->bh[b]);
 	}
-	fh = mcx86_func_end(h->mc, h->stdhash);
+	fh = h->ma != NULL ? a64_strings(h, g) :
+	    mcx86_func_end(h->mc, h->stdhash);
 	/* the edges in BOLT's order: successors, then each block's
 	 * predecessors in the order the edges into it were added */
 	xgrow(&h->cnt, &h->capcnt, g->nblocks + 1, sizeof(*h->cnt));
