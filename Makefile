@@ -9,7 +9,7 @@
 #   make install PREFIX=/usr/local DESTDIR=
 
 TOOLS   = perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite \
-	  profpipe-perf2bolt
+	  profpipe-perf2bolt afdowrite
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -33,6 +33,7 @@ LDLIBS_batmap     = -lelf -lz
 LDLIBS_fdatawrite = -lelf -lz -lcapstone
 LDLIBS_yamlwrite  = -lyaml -lcapstone -lelf -lz $(LLVM_LIBS) -lstdc++
 LDLIBS_profpipe-perf2bolt = -lelf -lz -pthread
+LDLIBS_afdowrite  = -ldw -lelf -lz -lcapstone
 LDLIBS  ?=
 
 # LLVM 19's MC layer, for yamlwrite's hashes only: libbolt/mcx86.cc, the
@@ -143,6 +144,8 @@ FUZZ_bbaddrmap = bbmap
 FUZZ_bat      = bat
 # fuzz_preagg: the pre-aggregated reader is all libbolt (pa.c)
 FUZZ_preagg   = pa
+# fuzz_afdodwarf: afdowrite's code map, DWARF and line-table readers
+FUZZ_afdodwarf = afdowrite
 # fuzz_x86dec: x86dec.c against Capstone (x86class.c), all libbolt
 # fuzz_a64dec: a64dec.c against LLVM 19's disassembler (a64llvm.c,
 # which loads libLLVM itself), all libbolt

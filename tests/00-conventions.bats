@@ -5,7 +5,7 @@
 
 load common
 
-TOOLS="perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite profpipe-perf2bolt"
+TOOLS="perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite profpipe-perf2bolt afdowrite"
 
 setup() {
 	setup_tmp

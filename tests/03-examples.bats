@@ -3,7 +3,8 @@
 # README ("Using it") runs as written against the LLVM 19 tools, in a
 # directory with the files the examples name: app (tests/data/progs/demo.c
 # built with --emit-relocs and a basic-block address map) and app.c,
-# perf.data (an LBR recording of app written by mkperfdata, pid 4242),
+# perf.data (an LBR recording of app written by mkperfdata, pid 4242;
+# app has DWARF, for afdowrite's examples),
 # app.bat (app optimized by llvm-bolt-19 --enable-bat) and bat.data (an
 # LBR recording of it), app.preagg, host*.preagg, raw instrumentation
 # profiles (default.profraw, default_*.profraw, runs/, nightly/,
@@ -18,8 +19,9 @@ setup_file() {
 	F="$BATS_FILE_TMPDIR/fix"
 	mkdir -p "$F" && cd "$F" || return 1
 	cp "$TOP/tests/data/progs/demo.c" app.c
-	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs -fbasic-block-address-map \
-	    -o app app.c
+	# with DWARF for afdowrite's examples
+	clang-19 -O2 -g -fdebug-info-for-profiling -fno-pie -no-pie \
+	    -Wl,--emit-relocs -fbasic-block-address-map -o app app.c
 	python3 "$DATA/preagg/randlbr.py" app 0 4242 3000 1 "$F/app" > app.events
 	mkperfdata -o perf.data app.events
 	perfdecode perf.data | preagg --legacy -b ./app > app.preagg

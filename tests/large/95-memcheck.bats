@@ -13,7 +13,9 @@
 # through bbmap; .profraw files of the example built with
 # -fprofile-generate through prfraw2idx (indexed, both text forms, and
 # back from text); an AArch64 program (LLVM 19's disassembler loaded by
-# the tools) run under qemu (qtrace), then BOLTed with BAT and walked.
+# the tools) run under qemu (qtrace), then BOLTed with BAT and walked;
+# the example built with -g through afdowrite, from branch stacks and
+# from the cpu-clock recording.
 
 load ../common
 
@@ -27,6 +29,7 @@ setup_file() {
 	$L/clang -O2 -fno-pie -no-pie -Wl,--emit-relocs -o app "$src"
 	$L/clang -O2 -fbasic-block-address-map -o app-bam "$src"
 	$L/clang -O2 -fprofile-generate -o app-inst "$src"
+	$L/clang -O2 -g -fdebug-info-for-profiling -o app-g "$src"
 	for i in 1 2 3; do
 		LLVM_PROFILE_FILE="run$i.profraw" ./app-inst "$i" > /dev/null
 	done
@@ -151,4 +154,19 @@ vg() {
 	[ "$(head -1 back.fdata)" = boltedcollection ]
 	vg yamlwrite --bat a64.bolt -o back.yaml a64 back.pa
 	grep -q 'succ:' back.yaml
+}
+
+@test "memcheck: a binary with DWARF through afdowrite, from branch stacks and from basic samples" {
+	"$PROFPIPE_TESTBIN/cfgwalk" -n 2000 -D skewed -o g.events "$D/app-g"
+	"$PROFPIPE_TESTBIN/mkperfdata" -o g.data g.events
+	"$F/perfdecode" g.data | "$F/preagg" -b "$D/app-g" > g.pa
+	vg afdowrite -o g.prof "$D/app-g" g.pa
+	[ "$(grep -c '^[^ ]' g.prof)" -ge 2 ]
+	[ "$(wc -l < g.prof)" -gt 20 ]
+	perf record -q -e cpu-clock -c 20000 -o rec.data -- sh -c \
+	    'for i in 1 2 3 4 5 6 7 8 9 10; do "$0" $i; done' "$D/app-g" > /dev/null 2>&1
+	"$F/perfdecode" rec.data | "$F/preagg" -b "$D/app-g" > rec.pa
+	grep -q '^S' rec.pa
+	vg afdowrite -o rec.prof "$D/app-g" rec.pa
+	[ -s rec.prof ]
 }

@@ -17,7 +17,7 @@
 
 struct binary bins[MAXBIN];
 int nbins;
-int lflag, mflag, qflag, vflag, buildid_locs;
+int kflag, lflag, mflag, qflag, vflag, buildid_locs;
 const char *memfile;
 int fmt21;		/* --llvm=21: the form LLVM 21 and 22 read */
 int basic_only;		/* --basic: every sample an S at its ip */
@@ -49,6 +49,9 @@ static const struct prog_opt opts[] = {
 	    "write buildid:offset locations" },
 	{ "ignore-build-id", no_argument, 'I', NULL,
 	    "match mappings by file name only" },
+	{ "kernel-lbr", no_argument, 'k', NULL,
+	    "keep branch-stack entries with a kernel end\n"
+	    "(as ends outside; for afdowrite)" },
 	{ "merge", no_argument, 'm', NULL, "sum pre-aggregated profiles" },
 	{ "mem", required_argument, 'M', "FILE",
 	    "also write the samples of memory events\n"
@@ -67,7 +70,7 @@ static const struct prog_opt opts[] = {
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"-b binary [-b binary...] [-BIlqSTv] [-j n] [-L release]\n"
+	"-b binary [-b binary...] [-BIklqSTv] [-j n] [-L release]\n"
 	" [-p pid] [-o file] [-M memfile] [file...]\n"
 	"--merge [-qv] [-o file] [file...]",
 	"Fold profpipe-events streams (perfdecode), one recording per file, "
@@ -103,6 +106,9 @@ main(int argc, char *argv[])
 			if (parse_u64(optarg, 10, 256, &v) == -1 || v == 0)
 				prog_usage_error("bad thread count '%s'", optarg);
 			nthreads = (int)v;
+			break;
+		case 'k':
+			kflag = 1;
 			break;
 		case 'l':
 			lflag = 1;
@@ -158,9 +164,10 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (mflag && (nbins || lflag || fmt21 || buildid_locs || nthreads ||
-	    npids || basic_only || branches_only || ignore_bid || memfile))
+	    npids || basic_only || branches_only || ignore_bid || memfile ||
+	    kflag))
 		prog_usage_error("--merge takes none of -b, -l, -L, -B, -I, -j, "
-		    "-p, -S, -T, -M: it sums entries as they are");
+		    "-k, -p, -S, -T, -M: it sums entries as they are");
 	if (memfile != NULL && ofile != NULL && strcmp(memfile, ofile) == 0)
 		prog_usage_error("--mem and --output name the same file");
 	if (memfile != NULL && strcmp(memfile, "-") == 0 &&
@@ -172,6 +179,9 @@ main(int argc, char *argv[])
 	if (basic_only && lflag)
 		prog_usage_error("--basic writes S entries, which LLVM 19 and "
 		    "20 do not read: not with --legacy");
+	if (kflag && lflag)
+		prog_usage_error("--kernel-lbr is for the current form "
+		    "(afdowrite): not with --legacy");
 	if (!mflag && nbins == 0)
 		prog_usage_error("no --binary given");
 	for (i = 0; i < nbins; i++)

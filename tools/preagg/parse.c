@@ -146,7 +146,7 @@ parse_job(struct parser *ps, const struct job *j)
 		} else if (*q != ' ' && *q != '\0')
 			goto badbranch;
 		p = (char *)(*q == ' ' ? q + 1 : q);
-		if (from >= KERNEL_BASE || to >= KERNEL_BASE) {
+		if (!kflag && (from >= KERNEL_BASE || to >= KERNEL_BASE)) {
 			ps->nkernel++;
 			continue;	/* --ignore-interrupt-lbr */
 		}

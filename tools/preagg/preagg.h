@@ -89,7 +89,7 @@ struct entry {
 /* main.c */
 extern struct binary bins[MAXBIN];
 extern int nbins;
-extern int lflag, mflag, qflag, vflag, buildid_locs;
+extern int kflag, lflag, mflag, qflag, vflag, buildid_locs;
 extern const char *memfile;	/* -M: the memory samples' stream */
 extern int fmt21, basic_only, branches_only, ignore_bid;
 extern uint64_t nsamples, nused, nnolbr, nbranches, nkernel;
