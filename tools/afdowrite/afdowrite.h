@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "util.h"
+#include "ktab.h"
 #include "elfobj.h"
 #include "strtab.h"
 
@@ -164,17 +165,28 @@ int	 dw_failed(struct dw *);
 
 /* ---- counters.c ---- */
 
-/* a hash table of (a, b) -> count */
+/* a table of (a, b) -> count (libutil's ktab), its records in the
+ * order their keys first came */
+struct pairent {
+	uint64_t	a, b, count;
+};
 struct pairtab {
-	struct pairent {
-		uint64_t	a, b, count;
-	}		*e;
-	size_t		 n, cap;	/* cap: a power of two */
+	struct ktab	 kt;		/* all zero: empty */
 };
 /* the count of (a, b): created as 0 when create is set, else NULL when
- * absent; a must not be UINT64_MAX */
+ * absent */
 uint64_t *pair_slot(struct pairtab *, uint64_t a, uint64_t b, int create);
 void	 pair_add(struct pairtab *, uint64_t a, uint64_t b, uint64_t count);
+static inline size_t
+pair_n(const struct pairtab *t)
+{
+	return t->kt.n;
+}
+static inline const struct pairent *
+pair_at(const struct pairtab *t, size_t i)
+{
+	return ktab_at(&t->kt, i);
+}
 void	 pair_free(struct pairtab *);
 
 struct counters {

@@ -15,56 +15,74 @@
  * --leading-ip-only the counter is the sample addresses, [ip, ip] each:
  * S entries here.
  */
+#include <err.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "afdowrite.h"
 #include "pa.h"
 
-#define PAIR_EMPTY	UINT64_MAX	/* a is never UINT64_MAX here */
-
-static size_t
+/* the pairs in libutil's one keyed table (ktab.h): dense records in the
+ * order their keys came, so a walk over them is a walk over n records,
+ * not over the empty slots of a hash table */
+static uint64_t
 pair_hash(uint64_t a, uint64_t b)
 {
-	return (size_t)hash_mix64(a * 0x9e3779b97f4a7c15ull ^ b);
+	return hash_mix64(a * 0x9e3779b97f4a7c15ull ^ b);
+}
+
+static uint64_t
+pairent_hash(const void *rec)
+{
+	const struct pairent *e = rec;
+
+	return pair_hash(e->a, e->b);
+}
+
+static int
+pairent_eq(const void *rec, const void *key)
+{
+	const struct pairent *e = rec, *k = key;
+
+	return e->a == k->a && e->b == k->b;
 }
 
 uint64_t *
 pair_slot(struct pairtab *t, uint64_t a, uint64_t b, int create)
 {
-	size_t i, mask;
+	struct pairent key = { a, b, 0 }, *e;
+	uint64_t h = pair_hash(a, b);
+	int added;
 
-	if (create && (t->n + 1) * 4 > t->cap * 3) {
-		struct pairent *old = t->e;
-		size_t oldcap = t->cap, j;
-
-		t->cap = t->cap ? t->cap * 2 : 1024;
-		t->e = xreallocarray(NULL, t->cap, sizeof(*t->e));
-		for (j = 0; j < t->cap; j++)
-			t->e[j].a = PAIR_EMPTY;
-		mask = t->cap - 1;
-		for (j = 0; j < oldcap; j++) {
-			if (old[j].a == PAIR_EMPTY)
-				continue;
-			for (i = pair_hash(old[j].a, old[j].b) & mask;
-			    t->e[i].a != PAIR_EMPTY; i = (i + 1) & mask)
-				;
-			t->e[i] = old[j];
-		}
-		free(old);
+	if (t->kt.recsz == 0) {
+		if (!create)
+			return NULL;
+		ktab_init(&t->kt, sizeof(struct pairent), 1024, pairent_hash);
 	}
-	if (t->cap == 0)
+	if (!create) {
+		size_t j, mask = t->kt.cap - 1;
+		uint64_t s;
+
+		if (t->kt.cap == 0)
+			return NULL;
+		for (j = h & mask; (s = t->kt.idx[j]) != 0;
+		    j = (j + 1) & mask) {
+			if (KTAB_FP(s) != KTAB_FP(h))
+				continue;
+			e = ktab_at(&t->kt, (size_t)(s & 0xffffffffu) - 1);
+			if (pairent_eq(e, &key))
+				return &e->count;
+		}
 		return NULL;
-	mask = t->cap - 1;
-	for (i = pair_hash(a, b) & mask; t->e[i].a != PAIR_EMPTY;
-	    i = (i + 1) & mask)
-		if (t->e[i].a == a && t->e[i].b == b)
-			return &t->e[i].count;
-	if (!create)
-		return NULL;
-	t->e[i] = (struct pairent){ a, b, 0 };
-	t->n++;
-	return &t->e[i].count;
+	}
+	e = ktab_get(&t->kt, &key, h, pairent_eq, &added);
+	if (e == NULL)
+		errx(1, "more than %zu distinct ranges or branches", KTAB_MAX);
+	if (added) {
+		e->a = a;
+		e->b = b;
+	}
+	return &e->count;
 }
 
 void
@@ -77,6 +95,7 @@ pair_add(struct pairtab *t, uint64_t a, uint64_t b, uint64_t count)
 void
 pair_free(struct pairtab *t)
 {
-	free(t->e);
+	if (t->kt.recsz != 0)
+		ktab_free(&t->kt);
 	memset(t, 0, sizeof(*t));
 }

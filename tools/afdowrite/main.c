@@ -147,10 +147,10 @@ ip_ranges(struct input *in, uint64_t ev, struct counters *out)
 {
 	size_t i;
 
-	for (i = 0; i < in->ips.cap; i++) {
-		const struct pairent *p = &in->ips.e[i];
+	for (i = 0; i < pair_n(&in->ips); i++) {
+		const struct pairent *p = pair_at(&in->ips, i);
 
-		if (p->a != UINT64_MAX && p->a == ev)
+		if (p->a == ev)
 			pair_add(&out->ranges, p->b, p->b, p->count);
 	}
 }
@@ -175,11 +175,9 @@ pick_event(struct input *in, const char *want, const char *path)
 		}
 		return (uint64_t)k + 1;
 	}
-	for (i = 0; i < in->ips.cap; i++) {
-		uint64_t e = in->ips.e[i].a;
+	for (i = 0; i < pair_n(&in->ips); i++) {
+		uint64_t e = pair_at(&in->ips, i)->a;
 
-		if (e == UINT64_MAX)
-			continue;
 		if (ev != UINT64_MAX && ev != e) {
 			fprintf(stderr, "%s: %s: samples of several events; "
 			    "pick one with -e:", progname, path);
@@ -298,7 +296,7 @@ main(int argc, char *argv[])
 		    "functions\n", progname,
 		    (unsigned long long)in.nentries,
 		    (unsigned long long)in.nlbr, (unsigned long long)in.nips,
-		    ct->ranges.n, ct->branches.n,
+		    pair_n(&ct->ranges), pair_n(&ct->branches),
 		    (unsigned long long)profile_nfuncs(p),
 		    (unsigned long long)c.ninsns,
 		    (unsigned long long)c.ninvalid,

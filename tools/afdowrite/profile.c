@@ -215,7 +215,7 @@ struct drange {
 static struct drange *
 disjoint_ranges(struct profile *p, const struct pairtab *rc, size_t *nout)
 {
-	struct pairtab all = { NULL, 0, 0 };
+	struct pairtab all;
 	struct bpoint *pt;
 	struct drange *out = NULL;
 	uint8_t *done = NULL;
@@ -223,17 +223,17 @@ disjoint_ranges(struct profile *p, const struct pairtab *rc, size_t *nout)
 	uint64_t begin = UINT64_MAX, count = 0;
 	int zdepth = 0;
 
-	for (i = 0; i < rc->cap; i++)
-		if (rc->e[i].a != UINT64_MAX)
-			pair_add(&all, rc->e[i].a, rc->e[i].b, rc->e[i].count);
+	memset(&all, 0, sizeof(all));
+	for (i = 0; i < pair_n(rc); i++)
+		pair_add(&all, pair_at(rc, i)->a, pair_at(rc, i)->b,
+		    pair_at(rc, i)->count);
 	/* every range of each function a range starts in, with count 0 */
-	for (i = 0; i < rc->cap; i++) {
+	for (i = 0; i < pair_n(rc); i++) {
 		const uint64_t *lohi;
 		long f;
 		size_t nr;
 
-		if (rc->e[i].a == UINT64_MAX ||
-		    (f = dw_func_at(p->d, rc->e[i].a)) < 0)
+		if ((f = dw_func_at(p->d, pair_at(rc, i)->a)) < 0)
 			continue;
 		if ((size_t)f >= ndone) {
 			size_t old = ndone;
@@ -250,14 +250,12 @@ disjoint_ranges(struct profile *p, const struct pairtab *rc, size_t *nout)
 			    1);
 	}
 	free(done);
-	pt = xreallocarray(NULL, 2 * all.n + 1, sizeof(*pt));
-	for (i = 0, k = 0; i < all.cap; i++) {
-		if (all.e[i].a == UINT64_MAX)
-			continue;
-		pt[k++] = (struct bpoint){ all.e[i].a, all.e[i].count, 0,
-		    all.e[i].count == 0 };
-		pt[k++] = (struct bpoint){ all.e[i].b, all.e[i].count, 1,
-		    all.e[i].count == 0 };
+	pt = xreallocarray(NULL, 2 * pair_n(&all) + 1, sizeof(*pt));
+	for (i = 0, k = 0; i < pair_n(&all); i++) {
+		const struct pairent *e = pair_at(&all, i);
+
+		pt[k++] = (struct bpoint){ e->a, e->count, 0, e->count == 0 };
+		pt[k++] = (struct bpoint){ e->b, e->count, 1, e->count == 0 };
 	}
 	pair_free(&all);
 	qsort(pt, k, sizeof(*pt), bpointcmp);
@@ -332,13 +330,12 @@ boundary_samples(struct profile *p, const struct pairtab *bc)
 {
 	size_t i, n;
 
-	for (i = 0; i < bc->cap; i++) {
-		const struct pairent *e = &bc->e[i];
+	for (i = 0; i < pair_n(bc); i++) {
+		const struct pairent *e = pair_at(bc, i);
 		uint32_t callee, x, b, tname;
 		uint64_t *slot;
 
-		if (e->a == UINT64_MAX ||
-		    (callee = dw_callee_at(p->d, e->b)) == NONAME)
+		if ((callee = dw_callee_at(p->d, e->b)) == NONAME)
 			continue;
 		n = dw_symbolize(p->d, e->a, &p->fv, &p->fvcap);
 		if (n > 0) {
