@@ -26,6 +26,17 @@ setup() {
 	done
 }
 
+@test "every tool: -q and -v, the same words in every usage" {
+	for t in $TOOLS; do
+		run "$t" --help
+		[ "$status" -eq 0 ]
+		# perf2bolt's own spellings: -v prints the pipeline
+		[ "$t" = profpipe-perf2bolt ] && continue
+		echo "$output" | grep -q -- '^  -q, --quiet  *no warnings'
+		echo "$output" | grep -q -- '^  -v, --verbose  *[a-z]'
+	done
+}
+
 @test "every tool: a full disk is an error, not a success" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	run sh -c 'perfdecode --help > /dev/full'

@@ -402,6 +402,12 @@ EOF
 	run perfdecode -q -o /dev/null b.data
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
+	# -v: the samples decoded, the 50 written
+	run perfdecode -v -o /dev/null b.data
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"perfdecode: b.data: 50 samples decoded"* ]]
+	run perfdecode -qv -o /dev/null b.data
+	[ "$output" = "perfdecode: b.data: 50 samples decoded" ]
 }
 
 @test "perfdecode: file cut mid-record: every whole record, offset, exit 1" {

@@ -106,6 +106,12 @@ same() {
 	prfraw2idx -o ours.profdata -f list
 	"$L/llvm-profdata" merge -o ref.profdata -f list
 	same_file ours.profdata ref.profdata
+	# -v: the counts, the functions those llvm-profdata shows
+	run prfraw2idx -v -o v.profdata -f list
+	[ "$status" -eq 0 ]
+	n=$("$L/llvm-profdata" show ref.profdata | sed -n 's/^Total functions: //p')
+	[ -n "$n" ]
+	[ "$output" = "prfraw2idx: inputs 10 (0 failed or suspect), functions $n" ]
 	prfraw2idx --sparse -o ours.profdata "$R/many"
 	"$L/llvm-profdata" merge --sparse -o ref.profdata "$R/many"
 	same_file ours.profdata ref.profdata

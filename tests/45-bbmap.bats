@@ -487,7 +487,7 @@ bbmap: bad: offset 0x"*"(section "*") offset 0x0: unsupported BB address map ver
 	grep -q '^T ' cur.pa
 	grep -q '^[BT] [0-9a-f]*:[0-9a-f]* ' bid.pa
 	grep -q '^F ' leg.pa
-	bbmap flow cur.pa > cur.bb 2> cur.err
+	bbmap -v flow cur.pa > cur.bb 2> cur.err
 	cat cur.err
 	[ "$(sed -n 1p cur.bb)" = "# profpipe-bb 1" ]
 	# flow conservation within 2 x stacks + loose ends
@@ -539,11 +539,15 @@ bbmap: bad: offset 0x"*"(section "*") offset 0x0: unsupported BB address map ver
 	perf record -q -e cpu-clock -c 100000 -o cc.data ./flowd 3000000 2>/dev/null || true
 	perfdecode cc.data | preagg -b flowd > cc.pa
 	grep -q '^S ' cc.pa
-	bbmap flowd cc.pa > cc.bb 2> cc.err
+	bbmap -v flowd cc.pa > cc.bb 2> cc.err
 	cat cc.err
 	bbmap --dump flowd > d.txt
 	python3 "$D/samplecheck.py" d.txt cc.pa cc.bb
 	grep -q "^bbmap: samples [0-9]*: in blocks" cc.err
+	# the counts only with -v
+	bbmap flowd cc.pa 2> cc2.err > /dev/null
+	run grep -c "^bbmap: samples " cc2.err
+	[ "$output" = 0 ]
 }
 
 @test "bbmap: malformed profile lines are errors with file and line" {

@@ -50,7 +50,7 @@ setup() {
 	cfgwalk -D skewed -n 3000 -s 7 -m "$PWD/objdump-bb" -o w.events objdump-bb
 	mkperfdata -o w.data w.events
 	perfdecode w.data | preagg -b objdump-bb > w.pa
-	"$PROFPIPE_FASTBIN/bbmap" objdump-bb w.pa > w.bb 2> w.err
+	"$PROFPIPE_FASTBIN/bbmap" -v objdump-bb w.pa > w.bb 2> w.err
 	cat w.err
 	# the sanitized build on the same input: the same stream
 	bbmap -q objdump-bb w.pa > w-san.bb
@@ -85,7 +85,7 @@ setup() {
 	perf record -q -e cpu-clock -c 200000 -o cc.data ./objdump-bb -d -r -t -s objdump-input > /dev/null 2>&1 || true
 	perfdecode cc.data | preagg -b objdump-bb > cc.pa
 	[ "$(grep -c '^S ' cc.pa)" -gt 100 ]
-	"$PROFPIPE_FASTBIN/bbmap" objdump-bb cc.pa > cc.bb 2> cc.err
+	"$PROFPIPE_FASTBIN/bbmap" -v objdump-bb cc.pa > cc.bb 2> cc.err
 	cat cc.err
 	"$PROFPIPE_FASTBIN/bbmap" --dump objdump-bb > d.txt
 	run python3 "$D/samplecheck.py" d.txt cc.pa cc.bb

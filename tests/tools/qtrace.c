@@ -28,6 +28,7 @@
  * usage: qtrace [-i] [-m] [-o FILE] [-p PERIOD] [-d DEPTH] [-n MAXSAMPLES]
  *               [-L SYSROOT] -- PROG [ARG...]
  */
+#include <elf.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -65,7 +66,7 @@ load(const char *path)
 		errx(1, "%s", eb);
 	if (eo.machine != 183 || !eo.is64)
 		errx(1, "%s: not an AArch64 ELF file", path);
-	pie = eo.type == 3;	/* ET_DYN */
+	pie = eo.type == ET_DYN;
 	for (k = 0; k < eo.nsegs; k++) {
 		const struct elf_seg *s = &eo.segs[k];
 

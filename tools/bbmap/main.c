@@ -13,7 +13,8 @@
 
 #include "bbmap.h"
 
-static int	 report(const struct mapstat *, double threshold, int quiet);
+static int	 report(const struct mapstat *, double threshold, int quiet,
+		    int verbose);
 
 /* options (bbmap(1)) */
 static const struct prog_opt opts[] = {
@@ -27,11 +28,13 @@ static const struct prog_opt opts[] = {
 	    "a stale-looking profile is an error" },
 	{ "threshold", required_argument, 't', "PCT",
 	    "mid-block share that looks stale (default 30)" },
-	{ "quiet", no_argument, 'q', NULL, "no statistics or warnings" },
+	{ "quiet", no_argument, 'q', NULL, "no warnings" },
+	{ "verbose", no_argument, 'v', NULL,
+	    "the weight mapped, mid-block and unmapped on stderr" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"[-pqs] [-t pct] [-o file] binary [preagg]\n"
+	"[-pqsv] [-t pct] [-o file] binary [preagg]\n"
 	"--dump [-o file] binary",
 	"Map a pre-aggregated profile onto the compiler's basic blocks of "
 	"binary\n(SHT_LLVM_BB_ADDR_MAP): per function the blocks, their "
@@ -50,7 +53,7 @@ main(int argc, char *argv[])
 	size_t nevents = 0, i;
 	uint64_t pct;
 	double threshold = 0.3;
-	int ch, dflag = 0, pflag = 0, qflag = 0, sflag = 0, stale;
+	int ch, dflag = 0, pflag = 0, qflag = 0, sflag = 0, vflag = 0, stale;
 
 	prog_init(argc, argv);
 	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
@@ -69,6 +72,9 @@ main(int argc, char *argv[])
 			break;
 		case 's':
 			sflag = 1;
+			break;
+		case 'v':
+			vflag = 1;
 			break;
 		case 't':
 			if (parse_u64(optarg, 10, 100, &pct) == -1)
@@ -107,7 +113,7 @@ main(int argc, char *argv[])
 		return 0;
 	}
 	map_profile(&b, argc > 1 ? argv[1] : NULL, &st, &events, &nevents);
-	stale = report(&st, threshold, qflag);
+	stale = report(&st, threshold, qflag, vflag);
 	if (stale && sflag)
 		errx(1, "%s: the profile looks stale (--strict)", b.path);
 	out_open(&out, opath);
@@ -132,11 +138,11 @@ share(uint64_t part, uint64_t whole)
  * blocks not after a return (Propeller's "source drift" check), or
  * almost none of it maps */
 static int
-report(const struct mapstat *s, double threshold, int quiet)
+report(const struct mapstat *s, double threshold, int quiet, int verbose)
 {
 	int stale = 0;
 
-	if (!quiet && s->br + s->ft > 0) {
+	if (verbose && s->br + s->ft > 0) {
 		fprintf(stderr, "%s: branches %" PRIu64 ": edges %" PRIu64
 		    " (%.1f%%), of them mid-block %" PRIu64 " (%.1f%%), "
 		    "unmapped %" PRIu64 " (%.1f%%)\n", progname, s->br,
@@ -160,7 +166,7 @@ report(const struct mapstat *s, double threshold, int quiet)
 		fprintf(stderr, "%s: loose ends %" PRIu64 "\n", progname,
 		    s->loose);
 	}
-	if (!quiet) {
+	if (verbose) {
 		if (s->samples)
 			fprintf(stderr, "%s: samples %" PRIu64 ": in blocks %"
 			    PRIu64 " (%.1f%%)\n", progname, s->samples,

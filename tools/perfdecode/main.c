@@ -51,10 +51,12 @@ static const struct prog_opt opts[] = {
 	    "sort by time between FINISHED_ROUNDs" },
 	{ "quiet", no_argument, 'q', NULL,
 	    "no warnings or lost-event totals" },
+	{ "verbose", no_argument, 'v', NULL,
+	    "the count of samples decoded on stderr" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"[-Oqst] [-c comm] [-e event] [-k kinds] [-o file] [-p pid[,pid...]]\n"
+	"[-Oqstv] [-c comm] [-e event] [-k kinds] [-o file] [-p pid[,pid...]]\n"
 	" [perf.data | perf.data-dir | -]",
 	"Decode a perf.data recording into the profpipe-events stream.",
 	opts
@@ -67,7 +69,7 @@ main(int argc, char *argv[])
 	int32_t *pids = NULL;
 	size_t npids = 0, cappids = 0;
 	unsigned emit = PD_ALL;
-	int ch, qflag = 0, tflag = 0, oflag = 0, fd, rc, werr = 0;
+	int ch, qflag = 0, vflag = 0, tflag = 0, oflag = 0, fd, rc, werr = 0;
 	struct output out;
 	FILE *afp;
 	struct wbuf w;
@@ -103,6 +105,9 @@ main(int argc, char *argv[])
 			break;
 		case 'q':
 			qflag = 1;
+			break;
+		case 'v':
+			vflag = 1;
 			break;
 		}
 	}
@@ -155,6 +160,9 @@ main(int argc, char *argv[])
 			out_abort(&out);
 		exit(1);
 	}
+	if (vflag)
+		fprintf(stderr, "%s: %s: %llu samples decoded\n", progname,
+		    name, (unsigned long long)d.nsamples);
 	if (!qflag && d.lost > 0)
 		fprintf(stderr, "%s: %s: %llu events lost\n", progname, name,
 		    (unsigned long long)d.lost);

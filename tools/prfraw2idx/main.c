@@ -67,10 +67,12 @@ static const struct prog_opt opts[] = {
 	    "(--num-threads, llvm-profdata's name, too)" },
 	{ "num-threads", required_argument, 'j', "N", NULL },
 	{ "quiet", no_argument, 'q', NULL, "no warnings or progress" },
+	{ "verbose", no_argument, 'v', NULL,
+	    "counts of inputs and functions on stderr" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"[-qst] [-o file] [-F version] [-j n] [--text | --llvm-text]\n"
+	"[-qstv] [-o file] [-F version] [-j n] [--text | --llvm-text]\n"
 	" [-m any|all|warn] [-w weight,file]... [-f listfile]\n"
 	" [file[:weight] | dir]...",
 	"Merge LLVM raw instrumentation profiles (.profraw), or their text "
@@ -87,6 +89,7 @@ main(int argc, char *argv[])
 	size_t nweighted = 0, capw = 0, nlists = 0, capl = 0, i;
 	uint64_t fv = 12, nthreads = 0;
 	int ch, textout = 0, sparse = 0, fmode = FAIL_ANY, nbad = 0, tty;
+	int vflag = 0;
 	struct output out;
 	struct wbuf w;
 	struct perr e;
@@ -139,6 +142,9 @@ main(int argc, char *argv[])
 			break;
 		case 'q':
 			qflag = 1;
+			break;
+		case 'v':
+			vflag = 1;
 			break;
 		}
 	}
@@ -243,6 +249,9 @@ main(int argc, char *argv[])
 			return 1;
 		}
 
+	if (vflag)
+		fprintf(stderr, "%s: inputs %zu (%d failed or suspect), "
+		    "functions %zu\n", progname, ninputs, nbad, stores[0].n);
 	out_open(&out, ofile);
 	wb_init(&w, out.fp, 1 << 20);
 	if (textout == 1)
