@@ -56,8 +56,8 @@ struct disc {
 	struct dfunc	*f;
 	size_t		 nf, capf;
 	/* NameResolver's counters: name -> count */
-	char		**cname;
-	uint64_t	*ccount;
+	struct strtab	 cnames;	/* the names (strtab.h) */
+	uint64_t	*ccount;	/* the count of each */
 	size_t		 ccap, cn;
 	struct fsym	*ent;
 	size_t		 nent, capent;

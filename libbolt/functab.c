@@ -19,16 +19,6 @@
 #include "ftint.h"
 #include "a64dec.h"
 
-static uint64_t
-strhash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
 char *
 ft_keep(struct functab *ft, char *s)
 {
@@ -55,40 +45,15 @@ ft_keepf(struct functab *ft, const char *fmt, ...)
 char *
 ft_uniquify(struct disc *d, const char *name)
 {
-	size_t i, mask;
-	uint64_t h;
+	uint32_t k = strtab_intern(&d->cnames, name, strlen(name));
 
-	if (d->cn * 2 >= d->ccap) {
-		size_t ncap = d->ccap ? d->ccap * 2 : 1024, j;
-		char **nn = xcalloc(ncap, sizeof(*nn));
-		uint64_t *nc = xcalloc(ncap, sizeof(*nc));
-
-		for (j = 0; j < d->ccap; j++) {
-			if (d->cname[j] == NULL)
-				continue;
-			for (i = strhash(d->cname[j]) & (ncap - 1);
-			    nn[i] != NULL; i = (i + 1) & (ncap - 1))
-				;
-			nn[i] = d->cname[j];
-			nc[i] = d->ccount[j];
-		}
-		free(d->cname);
-		free(d->ccount);
-		d->cname = nn;
-		d->ccount = nc;
-		d->ccap = ncap;
-	}
-	mask = d->ccap - 1;
-	h = strhash(name);
-	for (i = h & mask; d->cname[i] != NULL; i = (i + 1) & mask)
-		if (strcmp(d->cname[i], name) == 0)
-			break;
-	if (d->cname[i] == NULL) {
-		d->cname[i] = ft_keep(d->ft, xstrdup(name));
-		d->cn++;
+	xgrow(&d->ccount, &d->ccap, (size_t)k + 1, sizeof(*d->ccount));
+	if (k >= d->cn) {
+		d->ccount[k] = 0;
+		d->cn = (size_t)k + 1;
 	}
 	return ft_keepf(d->ft, "%s/%llu", name,
-	    (unsigned long long)++d->ccount[i]);
+	    (unsigned long long)++d->ccount[k]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -179,52 +144,26 @@ fsymcmp(const void *a, const void *b)
 /* ------------------------------------------------------------------ */
 /* names */
 
+/* the first function of a name keeps it */
 static void
 name_insert(struct functab *ft, const char *name, uint32_t idx)
 {
-	size_t i, mask;
+	uint32_t n = ft->names.n;
+	uint32_t k = strtab_intern(&ft->names, name, strlen(name));
 
-	if ((ft->nnames + 1) * 2 > ft->nameidxcap) {
-		size_t ncap = ft->nameidxcap ? ft->nameidxcap * 2 : 1024, j;
-		uint32_t *ni = xcalloc(ncap, sizeof(*ni));
-		const char **nn = xcalloc(ncap, sizeof(*nn));
-
-		for (j = 0; j < ft->nameidxcap; j++) {
-			if (ft->nameidx[j] == 0)
-				continue;
-			for (i = strhash(ft->nameof[j]) & (ncap - 1); ni[i] != 0;
-			    i = (i + 1) & (ncap - 1))
-				;
-			ni[i] = ft->nameidx[j];
-			nn[i] = ft->nameof[j];
-		}
-		free(ft->nameidx);
-		free(ft->nameof);
-		ft->nameidx = ni;
-		ft->nameof = nn;
-		ft->nameidxcap = ncap;
-	}
-	mask = ft->nameidxcap - 1;
-	for (i = strhash(name) & mask; ft->nameidx[i] != 0; i = (i + 1) & mask)
-		if (strcmp(ft->nameof[i], name) == 0)
-			return;		/* the first function keeps it */
-	ft->nameidx[i] = idx + 1;
-	ft->nameof[i] = name;
-	ft->nnames++;
+	if (k < n)
+		return;
+	xgrow(&ft->nameidx, &ft->nameidxcap, (size_t)k + 1,
+	    sizeof(*ft->nameidx));
+	ft->nameidx[k] = idx;
 }
 
 const struct bfunc *
 functab_by_name(const struct functab *ft, const char *name)
 {
-	size_t i, mask;
+	long k = strtab_find(&ft->names, name, strlen(name));
 
-	if (ft->nameidxcap == 0)
-		return NULL;
-	mask = ft->nameidxcap - 1;
-	for (i = strhash(name) & mask; ft->nameidx[i] != 0; i = (i + 1) & mask)
-		if (strcmp(ft->nameof[i], name) == 0)
-			return &ft->f[ft->nameidx[i] - 1];
-	return NULL;
+	return k < 0 ? NULL : &ft->f[ft->nameidx[k]];
 }
 
 /* ------------------------------------------------------------------ */
@@ -458,7 +397,7 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 	ft_link_fragments(ft, &d);
 	free(d.f);
 	free(d.syms);
-	free(d.cname);
+	strtab_free(&d.cnames);
 	free(d.ccount);
 	return 0;
 }
@@ -490,8 +429,8 @@ functab_free(struct functab *ft)
 	free(ft->marks);
 	free(ft->secs);
 	free(ft->regs);
+	strtab_free(&ft->names);
 	free(ft->nameidx);
-	free(ft->nameof);
 	addrix_free(&ft->aix);
 	memset(ft, 0, sizeof(*ft));
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "util.h"
+#include "strtab.h"
 #include "elfobj.h"
 #include "addrix.h"
 
@@ -105,11 +106,11 @@ struct functab {
 	size_t		 nsecs;
 	struct freg	*regs;		/* data objects, in registration order */
 	size_t		 nregs, capregs;
-	/* private: name index (open addressing, function index + 1),
-	 * string storage */
-	uint32_t	*nameidx;
-	const char	**nameof;	/* name of each nameidx slot */
-	size_t		 nameidxcap, nnames;
+	/* private: the functions' names (strtab.h) and the function
+	 * of each, string storage */
+	struct strtab	 names;
+	uint32_t	*nameidx;	/* by name number */
+	size_t		 nameidxcap;
 	char		**strs;
 	size_t		 nstrs, strscap;
 	/* functab_find's index of the functions' starts (addrix.h; its

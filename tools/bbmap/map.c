@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktab.h"
 #include "bbcfg.h"
 #include "bbmap.h"
 #include "pa.h"
@@ -58,16 +59,15 @@ struct mapper {
 					 * i + 1: the most frequent edges, kept
 					 * out of the hash table */
 	size_t		 nft;		/* blocks with some */
-	struct edge	*edges;
-	size_t		 nedges, cap;	/* open addressing, cap a power of 2 */
-	unsigned	 bits;		/* log2(cap): slots from the hash's top
-					 * bits, which mix every input bit */
+	struct ktab	 edges;		/* struct edge by (src, dst, kind) */
 	struct mapstat	*st;
 	char		 bidhex[129];	/* the binary's build-id, "" if none */
 	uint32_t	 selfobj;	/* the reader's object number for it */
 };
 
 static struct mapper M;
+
+static uint64_t	edge_hash(const void *);
 
 static int
 blkcmp(const void *a, const void *b)
@@ -123,9 +123,7 @@ index_blocks(const struct bin *b)
 	if (b->eo.buildid_len)
 		hex_encode(M.bidhex, b->eo.buildid, b->eo.buildid_len);
 	M.selfobj = PA_OBJ_SELF;
-	M.cap = 1024;
-	M.bits = 10;
-	M.edges = xcalloc(M.cap, sizeof(*M.edges));
+	ktab_init(&M.edges, sizeof(struct edge), 1024, edge_hash);
 }
 
 /* Propeller's FindBbHandleIndexUsingBinaryAddress: the last block
@@ -164,16 +162,30 @@ find(uint64_t a, int dir)
 static uint64_t
 hash3(uint32_t s, uint32_t d, uint8_t k)
 {
-	uint64_t h = ((uint64_t)s << 32 | d) * 0x9e3779b97f4a7c15ULL;
+	return hash_mix64(((uint64_t)s << 32 | d) * 0x9e3779b97f4a7c15ULL ^ k);
+}
 
-	return (h ^ (h >> 31) ^ k) * 0xbf58476d1ce4e5b9ULL;
+static uint64_t
+edge_hash(const void *rec)
+{
+	const struct edge *e = rec;
+
+	return hash3(e->src, e->dst, e->kind);
+}
+
+static int
+edge_eq(const void *rec, const void *key)
+{
+	const struct edge *e = rec, *k = key;
+
+	return e->src == k->src && e->dst == k->dst && e->kind == k->kind;
 }
 
 static void
 add_edge(uint32_t s, uint32_t d, uint8_t kind, uint64_t w, uint64_t mis)
 {
-	struct edge *e;
-	size_t j, i;
+	struct edge k, *e;
+	int added;
 
 	if (kind == 1) {	/* a fall-through: always to the next block */
 		if (M.ftw[s] == 0)
@@ -181,37 +193,18 @@ add_edge(uint32_t s, uint32_t d, uint8_t kind, uint64_t w, uint64_t mis)
 		M.ftw[s] += w;
 		return;
 	}
-	if ((M.nedges + 1) * 2 > M.cap) {
-		struct edge *old = M.edges;
-		size_t oldcap = M.cap;
-
-		M.cap *= 2;
-		M.bits++;
-		M.edges = xcalloc(M.cap, sizeof(*M.edges));
-		for (i = 0; i < oldcap; i++) {
-			if (old[i].kind == 0)
-				continue;
-			for (j = hash3(old[i].src, old[i].dst,
-			    (uint8_t)(old[i].kind - 1)) >> (64 - M.bits);
-			    M.edges[j].kind != 0; j = (j + 1) & (M.cap - 1))
-				;
-			M.edges[j] = old[i];
-		}
-		free(old);
+	memset(&k, 0, sizeof(k));
+	k.src = s;
+	k.dst = d;
+	k.kind = kind;
+	if ((e = ktab_get(&M.edges, &k, hash3(s, d, kind), edge_eq,
+	    &added)) == NULL)
+		errx(1, "more than %zu distinct edges", (size_t)KTAB_MAX);
+	if (added) {
+		e->src = s;
+		e->dst = d;
+		e->kind = kind;
 	}
-	/* stored edges have kind + 1 in their kind field: 0 is empty */
-	for (j = hash3(s, d, kind) >> (64 - M.bits);; j = (j + 1) & (M.cap - 1)) {
-		e = &M.edges[j];
-		if (e->kind == 0)
-			break;
-		if (e->src == s && e->dst == d && e->kind == kind + 1)
-			goto found;
-	}
-	e->src = s;
-	e->dst = d;
-	e->kind = kind + 1;
-	M.nedges++;
-found:
 	e->count += w;
 	e->mis += mis;
 }
@@ -492,13 +485,9 @@ map_write(const struct bin *b, FILE *fp, int pgo, char **events, size_t nevents)
 	struct wbuf w;
 
 	/* the edges, dense and sorted */
-	es = xcalloc(M.nedges + M.nft + 1, sizeof(*es));
-	for (i = 0; i < M.cap; i++)
-		if (M.edges[i].kind != 0) {
-			es[n] = M.edges[i];
-			es[n].kind--;
-			n++;
-		}
+	es = xcalloc(M.edges.n + M.nft + 1, sizeof(*es));
+	for (i = 0; i < M.edges.n; i++)
+		es[n++] = *(const struct edge *)ktab_at(&M.edges, i);
 	for (k = 0; k < m->nbbs; k++)
 		if (M.ftw[k]) {
 			es[n].src = (uint32_t)k;
@@ -650,6 +639,6 @@ map_free(void)
 	free(M.g);
 	free(M.samples);
 	free(M.ftw);
-	free(M.edges);
+	ktab_free(&M.edges);
 	memset(&M, 0, sizeof(M));
 }
