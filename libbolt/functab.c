@@ -176,44 +176,33 @@ functab_load(struct functab *ft, struct elfobj *eo, char *err, size_t errlen)
 	return functab_load_flags(ft, eo, 0, err, errlen);
 }
 
-int
-functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
-    char *err, size_t errlen)
+/* the allocatable sections of the binary into ft->secs (and their
+ * ELF index into secmap, which the caller makes nscn + 1 long), its
+ * .eh_frame parsed; *symscn and *symsh the first symbol table, if any */
+static int
+read_sections(struct functab *ft, struct elfobj *eo, size_t shstrndx,
+    int *secmap, Elf_Scn **symscn, GElf_Shdr *symsh, char *err,
+    size_t errlen)
 {
 	Elf *elf = eo->elf;
-	Elf_Scn *scn = NULL, *symscn = NULL;
-	GElf_Shdr sh, symsh = { 0 };
-	size_t shstrndx, nscn, i, k, nrels = 0, capsecs = 0;
-	struct disc d;
-	struct dynrel *rels;
-	int *secmap;		/* ELF section index -> ft->secs index */
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t capsecs = 0;
 
-	memset(ft, 0, sizeof(*ft));
-	memset(&d, 0, sizeof(d));
-	d.ft = ft;
-	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0 ||
-	    elf_getshdrnum(elf, &nscn) != 0)
-		return failf(err, errlen, "%s: bad section headers", eo->path);
-	secmap = xcalloc(nscn + 1, sizeof(*secmap));
-	for (i = 0; i <= nscn; i++)
-		secmap[i] = -1;
-	/* allocatable sections, and .rela.text, .eh_frame, .symtab */
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		const char *n;
 
-		if (gelf_getshdr(scn, &sh) == NULL) {
-			free(secmap);
+		if (gelf_getshdr(scn, &sh) == NULL)
 			return failf(err, errlen, "%s: bad section header",
 			    eo->path);
-		}
 		n = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (n == NULL)
 			n = "";
 		if (strcmp(n, ".rela.text") == 0)
 			ft->has_relocs = 1;
-		if (sh.sh_type == SHT_SYMTAB && symscn == NULL) {
-			symscn = scn;
-			symsh = sh;
+		if (sh.sh_type == SHT_SYMTAB && *symscn == NULL) {
+			*symscn = scn;
+			*symsh = sh;
 		}
 		if (!(sh.sh_flags & SHF_ALLOC))
 			continue;
@@ -230,125 +219,117 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 				    sh.sh_addr);
 		}
 	}
-	if (symscn == NULL && !(flags & FT_ALLOW_STRIPPED)) {
-		free(secmap);
-		functab_free(ft);
-		return failf(err, errlen, "%s: no symbol table (stripped); BOLT "
-		    "needs one", eo->path);
+	return 0;
+}
+
+/* sort the sections, remapping the index map through the order the sort
+ * chose (each section carries where it came from: comparing struct fsec
+ * values bytewise would read their padding) */
+static void
+sort_sections(struct functab *ft, int *secmap, size_t nscn)
+{
+	struct fsec_at *o = xreallocarray(NULL, ft->nsecs + 1, sizeof(*o));
+	size_t *to = xreallocarray(NULL, ft->nsecs + 1, sizeof(*to));
+	size_t i, j;
+
+	for (j = 0; j < ft->nsecs; j++)
+		o[j] = (struct fsec_at){ ft->secs[j], j };
+	qsort(o, ft->nsecs, sizeof(*o), secatcmp);
+	for (j = 0; j < ft->nsecs; j++) {
+		ft->secs[j] = o[j].s;
+		to[o[j].from] = j;
 	}
-	/* sort the sections, remapping the index map through the order the
-	 * sort chose (each section carries where it came from: comparing
-	 * struct fsec values bytewise would read their padding) */
-	{
-		struct fsec_at *o = xreallocarray(NULL, ft->nsecs + 1,
-		    sizeof(*o));
-		size_t *to = xreallocarray(NULL, ft->nsecs + 1, sizeof(*to));
-		size_t j;
+	for (i = 0; i <= nscn; i++)
+		if (secmap[i] >= 0)
+			secmap[i] = (int)to[secmap[i]];
+	free(to);
+	free(o);
+}
 
-		for (j = 0; j < ft->nsecs; j++)
-			o[j] = (struct fsec_at){ ft->secs[j], j };
-		qsort(o, ft->nsecs, sizeof(*o), secatcmp);
-		for (j = 0; j < ft->nsecs; j++) {
-			ft->secs[j] = o[j].s;
-			to[o[j].from] = j;
+/* the symbols of symscn in allocatable sections, with their FILE, into
+ * d->syms sorted as BOLT sorts them */
+static int
+read_symbols(struct disc *d, struct elfobj *eo, Elf_Scn *symscn,
+    const GElf_Shdr *symsh, const int *secmap, size_t nscn, char *err,
+    size_t errlen)
+{
+	struct functab *ft = d->ft;
+	Elf_Data *sd = elf_getdata(symscn, NULL);
+	size_t n, i, cap = 0;
+	const char *file = NULL;
+
+	if (sd == NULL || symsh->sh_entsize == 0)
+		return failf(err, errlen, "%s: bad symbol table", eo->path);
+	n = symsh->sh_size / symsh->sh_entsize;
+	for (i = 1; i < n; i++) {
+		GElf_Sym s;
+		const char *nm;
+		struct rsym r;
+		int t;
+
+		if (gelf_getsym(sd, (int)i, &s) == NULL)
+			break;
+		nm = elf_strptr(eo->elf, symsh->sh_link, s.st_name);
+		if (nm == NULL)
+			nm = "";
+		t = GELF_ST_TYPE(s.st_info);
+		if (s.st_shndx == SHN_UNDEF)
+			continue;
+		if (t == STT_FILE) {
+			if (strcmp(nm, "ld-temp.o") != 0)
+				file = *nm ? nm : NULL;
+			continue;
 		}
-		for (i = 0; i <= nscn; i++)
-			if (secmap[i] >= 0)
-				secmap[i] = (int)to[secmap[i]];
-		free(to);
-		free(o);
+		memset(&r, 0, sizeof(r));
+		r.addr = s.st_value;
+		r.size = s.st_size;
+		r.idx = (uint32_t)i;
+		r.type = (unsigned char)t;
+		r.bind = (unsigned char)GELF_ST_BIND(s.st_info);
+		r.shndx = s.st_shndx;
+		r.file = r.bind == STB_LOCAL ? file : NULL;
+		r.rank = t == STT_FUNC ? 0 : t == STT_SECTION ? 2 : 1;
+		if (eo->machine == EM_AARCH64 &&
+		    (r.mark = ft_a64_mark(nm, t, s.st_size)) != 0)
+			r.rank = -1;
+		if (s.st_shndx == SHN_ABS)
+			r.sec = -1;
+		else if (s.st_shndx >= SHN_LORESERVE || s.st_shndx > nscn)
+			continue;
+		else {
+			r.sec = secmap[s.st_shndx];
+			if (r.sec < 0)
+				continue;	/* not allocatable */
+			/* checkSymbolInSection */
+			if (r.addr < ft->secs[r.sec].addr ||
+			    r.addr + r.size > ft->secs[r.sec].addr +
+			    ft->secs[r.sec].size)
+				continue;
+		}
+		if (t == STT_SECTION && r.sec >= 0)
+			nm = ft->secs[r.sec].name;
+		r.name = ft_keep(ft, xstrdup(nm));
+		if (r.file != NULL)
+			r.file = ft_keep(ft, xstrdup(r.file));
+		xgrow(&d->syms, &cap, d->nsyms + 1, sizeof(*d->syms));
+		d->syms[d->nsyms++] = r;
 	}
-	/* the symbols, with their FILE (none in a stripped binary: its
-	 * functions are then those of .eh_frame and the PLT, as BOLT's
-	 * --allow-stripped finds them) */
-	if (symscn != NULL) {
-		Elf_Data *sd = elf_getdata(symscn, NULL);
-		size_t n, cap = 0;
-		const char *file = NULL;
+	if (d->nsyms > 1)
+		qsort(d->syms, d->nsyms, sizeof(*d->syms), ft_rsymcmp);
+	return 0;
+}
 
-		if (sd == NULL || symsh.sh_entsize == 0) {
-			free(secmap);
-			functab_free(ft);
-			return failf(err, errlen, "%s: bad symbol table",
-			    eo->path);
-		}
-		n = symsh.sh_size / symsh.sh_entsize;
-		for (i = 1; i < n; i++) {
-			GElf_Sym s;
-			const char *nm;
-			struct rsym r;
-			int t;
+/* the functions discovered into ft->f, their names indexed, and the
+ * entries of the symbol loop given their functions, one per address */
+static void
+make_table(struct functab *ft, struct disc *d)
+{
+	size_t i, k;
 
-			if (gelf_getsym(sd, (int)i, &s) == NULL)
-				break;
-			nm = elf_strptr(elf, symsh.sh_link, s.st_name);
-			if (nm == NULL)
-				nm = "";
-			t = GELF_ST_TYPE(s.st_info);
-			if (s.st_shndx == SHN_UNDEF)
-				continue;
-			if (t == STT_FILE) {
-				if (strcmp(nm, "ld-temp.o") != 0)
-					file = *nm ? nm : NULL;
-				continue;
-			}
-			memset(&r, 0, sizeof(r));
-			r.addr = s.st_value;
-			r.size = s.st_size;
-			r.idx = (uint32_t)i;
-			r.type = (unsigned char)t;
-			r.bind = (unsigned char)GELF_ST_BIND(s.st_info);
-			r.shndx = s.st_shndx;
-			r.file = r.bind == STB_LOCAL ? file : NULL;
-			r.rank = t == STT_FUNC ? 0 : t == STT_SECTION ? 2 : 1;
-			if (eo->machine == EM_AARCH64 &&
-			    (r.mark = ft_a64_mark(nm, t, s.st_size)) != 0)
-				r.rank = -1;
-			if (s.st_shndx == SHN_ABS)
-				r.sec = -1;
-			else if (s.st_shndx >= SHN_LORESERVE || s.st_shndx > nscn)
-				continue;
-			else {
-				r.sec = secmap[s.st_shndx];
-				if (r.sec < 0)
-					continue;	/* not allocatable */
-				/* checkSymbolInSection */
-				if (r.addr < ft->secs[r.sec].addr ||
-				    r.addr + r.size > ft->secs[r.sec].addr +
-				    ft->secs[r.sec].size)
-					continue;
-			}
-			if (t == STT_SECTION && r.sec >= 0)
-				nm = ft->secs[r.sec].name;
-			r.name = ft_keep(ft, xstrdup(nm));
-			if (r.file != NULL)
-				r.file = ft_keep(ft, xstrdup(r.file));
-			xgrow(&d.syms, &cap, d.nsyms + 1, sizeof(*d.syms));
-			d.syms[d.nsyms++] = r;
-		}
-		if (d.nsyms > 1)
-			qsort(d.syms, d.nsyms, sizeof(*d.syms), ft_rsymcmp);
-	}
-	free(secmap);
-
-	ft->machine = eo->machine;
-	if (eo->machine == EM_AARCH64)
-		ft_a64_marks(&d);
-	ft_discover_symbols(&d);
-	rels = ft_read_dynrels(ft, elf, &nrels);
-	if (eo->machine == EM_AARCH64)
-		ft_discover_plt_a64(&d, elf, rels, nrels);
-	else
-		ft_discover_plt(&d, elf, rels, nrels);
-	free(rels);
-	ft_discover_fde_funcs(&d);
-	ft_adjust_boundaries(&d);
-
-	/* the table */
-	ft->f = xcalloc(d.nf + 1, sizeof(*ft->f));
-	ft->n = d.nf;
-	for (i = 0; i < d.nf; i++) {
-		struct dfunc *f = &d.f[i];
+	ft->f = xcalloc(d->nf + 1, sizeof(*ft->f));
+	ft->n = d->nf;
+	for (i = 0; i < d->nf; i++) {
+		struct dfunc *f = &d->f[i];
 		struct bfunc *b = &ft->f[i];
 		size_t j;
 
@@ -378,22 +359,84 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 	}
 	addr_index(ft);
 	/* entries: assign the functions of those found in the symbol loop */
-	for (i = 0; i < d.nent; i++) {
-		const struct bfunc *b = functab_find(ft, d.ent[i].addr);
+	for (i = 0; i < d->nent; i++) {
+		const struct bfunc *b = functab_find(ft, d->ent[i].addr);
 
-		if (d.ent[i].name != NULL || b == NULL)
-			d.ent[i].func = b ? (uint32_t)(b - ft->f) : 0;
-		if (d.ent[i].name == NULL)
-			d.ent[i].name = ft->f[d.ent[i].func].name;
+		if (d->ent[i].name != NULL || b == NULL)
+			d->ent[i].func = b ? (uint32_t)(b - ft->f) : 0;
+		if (d->ent[i].name == NULL)
+			d->ent[i].name = ft->f[d->ent[i].func].name;
 	}
-	if (d.nent > 1)
-		qsort(d.ent, d.nent, sizeof(*d.ent), fsymcmp);
+	if (d->nent > 1)
+		qsort(d->ent, d->nent, sizeof(*d->ent), fsymcmp);
 	/* one entry per address */
-	for (i = k = 0; i < d.nent; i++)
-		if (k == 0 || d.ent[k - 1].addr != d.ent[i].addr)
-			d.ent[k++] = d.ent[i];
-	ft->syms = d.ent;
+	for (i = k = 0; i < d->nent; i++)
+		if (k == 0 || d->ent[k - 1].addr != d->ent[i].addr)
+			d->ent[k++] = d->ent[i];
+	ft->syms = d->ent;
 	ft->nsyms = k;
+}
+
+int
+functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
+    char *err, size_t errlen)
+{
+	Elf *elf = eo->elf;
+	Elf_Scn *symscn = NULL;
+	GElf_Shdr symsh = { 0 };
+	size_t shstrndx, nscn, i, nrels = 0;
+	struct disc d;
+	struct dynrel *rels;
+	int *secmap;		/* ELF section index -> ft->secs index */
+
+	memset(ft, 0, sizeof(*ft));
+	memset(&d, 0, sizeof(d));
+	d.ft = ft;
+	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0 ||
+	    elf_getshdrnum(elf, &nscn) != 0)
+		return failf(err, errlen, "%s: bad section headers", eo->path);
+	secmap = xcalloc(nscn + 1, sizeof(*secmap));
+	for (i = 0; i <= nscn; i++)
+		secmap[i] = -1;
+	/* allocatable sections, and .rela.text, .eh_frame, .symtab */
+	if (read_sections(ft, eo, shstrndx, secmap, &symscn, &symsh, err,
+	    errlen) != 0) {
+		free(secmap);
+		return -1;
+	}
+	if (symscn == NULL && !(flags & FT_ALLOW_STRIPPED)) {
+		free(secmap);
+		functab_free(ft);
+		return failf(err, errlen, "%s: no symbol table (stripped); BOLT "
+		    "needs one", eo->path);
+	}
+	sort_sections(ft, secmap, nscn);
+	/* the symbols, with their FILE (none in a stripped binary: its
+	 * functions are then those of .eh_frame and the PLT, as BOLT's
+	 * --allow-stripped finds them) */
+	if (symscn != NULL && read_symbols(&d, eo, symscn, &symsh, secmap,
+	    nscn, err, errlen) != 0) {
+		free(secmap);
+		free(d.syms);
+		functab_free(ft);
+		return -1;
+	}
+	free(secmap);
+
+	ft->machine = eo->machine;
+	if (eo->machine == EM_AARCH64)
+		ft_a64_marks(&d);
+	ft_discover_symbols(&d);
+	rels = ft_read_dynrels(ft, elf, &nrels);
+	if (eo->machine == EM_AARCH64)
+		ft_discover_plt_a64(&d, elf, rels, nrels);
+	else
+		ft_discover_plt(&d, elf, rels, nrels);
+	free(rels);
+	ft_discover_fde_funcs(&d);
+	ft_adjust_boundaries(&d);
+
+	make_table(ft, &d);
 	ft_link_fragments(ft, &d);
 	free(d.f);
 	free(d.syms);

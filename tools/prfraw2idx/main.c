@@ -42,6 +42,7 @@ static int	 load(struct store *, struct namecache *, const struct input *,
 		    struct perr *);
 static int	 read_more(int, uint8_t **, size_t *, size_t *, size_t);
 static unsigned	 ncpus(void);
+static int	 load_all(unsigned, int);
 
 /* options (prfraw2idx(1)); --num-threads is llvm-profdata's spelling,
  * --threads every tool's */
@@ -88,7 +89,7 @@ main(int argc, char *argv[])
 	char **weighted = NULL, **lists = NULL;
 	size_t nweighted = 0, capw = 0, nlists = 0, capl = 0, i;
 	uint64_t fv = 12, nthreads = 0;
-	int ch, textout = 0, sparse = 0, fmode = FAIL_ANY, nbad = 0, tty;
+	int ch, textout = 0, sparse = 0, fmode = FAIL_ANY, nbad = 0;
 	int vflag = 0;
 	struct output out;
 	struct wbuf w;
@@ -186,50 +187,8 @@ main(int argc, char *argv[])
 		stores[k].quiet = qflag;
 	}
 	ncache = namecache_new();
-	tty = !qflag && ninputs >= 100 && isatty(2);
-	for (i = 0; i < ninputs; i++) {
-		struct store *s = &stores[i % nst];
-
-		if (tty && i % 64 == 0)
-			fprintf(stderr, "\r%s: %zu/%zu inputs", progname, i,
-			    ninputs);
-		s->curfile = inputs[i].path;
-		memset(&e, 0, sizeof(e));
-		if (load(s, ncache, &inputs[i], &e) != 0) {
-			if (tty)
-				fputc('\n', stderr);
-			nbad++;
-			if (e.has_off == 2)
-				fprintf(stderr, "%s: %s:%llu: %s\n",
-				    progname, inputs[i].path,
-				    (unsigned long long)e.off, e.msg);
-			else if (e.has_off)
-				fprintf(stderr, "%s: %s: offset 0x%llx: %s\n",
-				    progname, inputs[i].path,
-				    (unsigned long long)e.off, e.msg);
-			else
-				fprintf(stderr, "%s: %s: %s\n", progname,
-				    inputs[i].path, e.msg);
-			if (fmode == FAIL_ANY)
-				return 1;
-		} else if (e.suspect) {
-			/* its records stay in, as in llvm-profdata */
-			nbad++;
-			if (fmode == FAIL_ANY) {
-				fprintf(stderr, "%s: no profile can be merged "
-				    "(--failure-mode=warn keeps it)\n", progname);
-				return 1;
-			}
-		}
-		s->curfile = NULL;
-	}
-	if (tty)
-		fprintf(stderr, "\r%s: %zu/%zu inputs\n", progname, ninputs,
-		    ninputs);
-	if (fmode == FAIL_ALL && nbad == (int)ninputs) {
-		fprintf(stderr, "%s: no profile can be merged\n", progname);
+	if ((nbad = load_all(nst, fmode)) < 0)
 		return 1;
-	}
 	namecache_free(ncache);
 	{
 		unsigned mid = nst / 2, end = nst;
@@ -269,6 +228,62 @@ main(int argc, char *argv[])
 		free(inputs[i].path);
 	free(inputs);
 	return 0;
+}
+
+/* every input into the stores, dealt round-robin: the number of inputs
+ * that failed or are suspect, or -1 when the failure mode says stop */
+static int
+load_all(unsigned nst, int fmode)
+{
+	struct perr e;
+	size_t i;
+	int nbad = 0, tty;
+
+	tty = !qflag && ninputs >= 100 && isatty(2);
+	for (i = 0; i < ninputs; i++) {
+		struct store *s = &stores[i % nst];
+
+		if (tty && i % 64 == 0)
+			fprintf(stderr, "\r%s: %zu/%zu inputs", progname, i,
+			    ninputs);
+		s->curfile = inputs[i].path;
+		memset(&e, 0, sizeof(e));
+		if (load(s, ncache, &inputs[i], &e) != 0) {
+			if (tty)
+				fputc('\n', stderr);
+			nbad++;
+			if (e.has_off == 2)
+				fprintf(stderr, "%s: %s:%llu: %s\n",
+				    progname, inputs[i].path,
+				    (unsigned long long)e.off, e.msg);
+			else if (e.has_off)
+				fprintf(stderr, "%s: %s: offset 0x%llx: %s\n",
+				    progname, inputs[i].path,
+				    (unsigned long long)e.off, e.msg);
+			else
+				fprintf(stderr, "%s: %s: %s\n", progname,
+				    inputs[i].path, e.msg);
+			if (fmode == FAIL_ANY)
+				return -1;
+		} else if (e.suspect) {
+			/* its records stay in, as in llvm-profdata */
+			nbad++;
+			if (fmode == FAIL_ANY) {
+				fprintf(stderr, "%s: no profile can be merged "
+				    "(--failure-mode=warn keeps it)\n", progname);
+				return -1;
+			}
+		}
+		s->curfile = NULL;
+	}
+	if (tty)
+		fprintf(stderr, "\r%s: %zu/%zu inputs\n", progname, ninputs,
+		    ninputs);
+	if (fmode == FAIL_ALL && nbad == (int)ninputs) {
+		fprintf(stderr, "%s: no profile can be merged\n", progname);
+		return -1;
+	}
+	return nbad;
 }
 
 static unsigned

@@ -257,20 +257,18 @@ pad8(uint64_t n)
 	return 7 & (8 - n % 8);
 }
 
+/*
+ * The header of the raw profile at pos: its version and variant, and its
+ * sections laid out in r, every sum checked against the buffer; *hsize
+ * the header's size and *idsize the binary ids' (they follow it).
+ */
 static int
-read_profile(struct store *s, struct namecache *nc, struct raw *r,
-    size_t pos, size_t *next, uint64_t weight, struct perr *e)
+read_header(struct raw *r, size_t pos, size_t *hsize, uint64_t *idsize,
+    struct perr *e)
 {
 	const uint8_t *h = r->buf + pos;
-	uint64_t f[16], ver, idsize, end, o, padb, pada, padbm, kindlast;
-	uint64_t nd, i, vpos, kind;
-	size_t hsize, nf;
-	struct symtab *st;
-	struct fentry **fecache;
-	struct rec rec;
-	uint64_t *counts = NULL;
-	size_t capcounts = 0;
-	int rc = -1;
+	uint64_t f[16], ver, end, o, padb, pada, padbm, kindlast;
+	size_t nf, i;
 
 	ver = ld64(h + 8, r->swap);
 	r->version = (unsigned)(ver & 0xffffffff);
@@ -290,16 +288,16 @@ read_profile(struct store *s, struct namecache *nc, struct raw *r,
 		    "(8, 9 and 10 are known)", r->version);
 		return -1;
 	}
-	hsize = nf * 8;
-	if (r->len - pos < hsize) {
+	*hsize = nf * 8;
+	if (r->len - pos < *hsize) {
 		perr_set(e, pos, 1, "truncated raw profile header: %zu bytes "
-		    "left, %zu needed", r->len - pos, hsize);
+		    "left, %zu needed", r->len - pos, *hsize);
 		return -1;
 	}
 	for (i = 0; i < nf; i++)
 		f[i] = ld64(h + 8 * i, r->swap);
 	/* name the fields whatever the version */
-	idsize = f[2];
+	*idsize = f[2];
 	r->ndata = f[3];
 	padb = f[4];
 	r->ncnts = f[5];
@@ -339,9 +337,9 @@ read_profile(struct store *s, struct namecache *nc, struct raw *r,
 		    "debug-info correlation, which is not supported");
 		return -1;
 	}
-	if (idsize % 8 != 0) {
+	if (*idsize % 8 != 0) {
 		perr_set(e, pos + 16, 1, "binary ids size %llu is not a "
-		    "multiple of 8", (unsigned long long)idsize);
+		    "multiple of 8", (unsigned long long)*idsize);
 		return -1;
 	}
 	if (r->is64)
@@ -351,8 +349,8 @@ read_profile(struct store *s, struct namecache *nc, struct raw *r,
 	r->cntsize = (r->variant & VAR_BYTE_COVERAGE) ? 1 : 8;
 	/* lay the sections out, every sum checked against the buffer */
 	end = r->len;
-	o = pos + hsize;
-	if (!addfits(o, idsize, end, &o))
+	o = pos + *hsize;
+	if (!addfits(o, *idsize, end, &o))
 		goto corrupt;
 	r->data = o;
 	if (r->ndata > (end - o) / r->dsize)
@@ -391,11 +389,21 @@ read_profile(struct store *s, struct namecache *nc, struct raw *r,
 		    "supported", (unsigned long long)r->ncnts);
 		return -1;
 	}
+	return 0;
+corrupt:
+	perr_set(e, pos, 1, "raw profile header is corrupt: section sizes "
+	    "exceed the %llu bytes of the file",
+	    (unsigned long long)r->len);
+	return -1;
+}
 
-	/* binary ids */
-	o = pos + hsize;
-	while (o < pos + hsize + idsize) {
-		uint64_t left = pos + hsize + idsize - o, bl;
+/* the binary ids in [o, end), kept in r for the end of the file: a bad
+ * file adds none, as in LLVM */
+static int
+read_binary_ids(struct raw *r, uint64_t o, uint64_t end, struct perr *e)
+{
+	while (o < end) {
+		uint64_t left = end - o, bl;
 
 		if (left < 8)
 			goto badid;
@@ -406,14 +414,241 @@ read_profile(struct store *s, struct namecache *nc, struct raw *r,
 		}
 		if (bl > left - 8 || bl + pad8(bl) > left - 8)
 			goto badid;
-		/* kept for the end: a bad file adds none, as in LLVM */
 		xgrow(&r->bids, &r->capbids, r->nbids + 1, sizeof(*r->bids));
 		r->bids[r->nbids].off = (size_t)o + 8;
 		r->bids[r->nbids].len = (size_t)bl;
 		r->nbids++;
 		o += 8 + bl + pad8(bl);
 	}
+	return 0;
+badid:
+	perr_set(e, o, 1, "binary id overruns the binary ids section");
+	return -1;
+}
 
+/* the fields of a data record (__llvm_profile_data) that move with the
+ * version and the word size */
+struct drec {
+	uint64_t	 nameref, cptr, bptr;
+	uint32_t	 ncnt, nbm;
+	uint16_t	 nvs[NKINDS];
+};
+
+static void
+data_fields(const struct raw *r, const uint8_t *d, struct drec *dr)
+{
+	memset(dr, 0, sizeof(*dr));
+	dr->nameref = ld64(d, r->swap);
+	dr->cptr = ldp(r, d + 16);
+	if (r->is64) {
+		if (r->version == 8) {
+			dr->ncnt = ld32(d + 40, r->swap);
+			dr->nvs[0] = ld16(d + 44, r->swap);
+			dr->nvs[1] = ld16(d + 46, r->swap);
+		} else {
+			dr->bptr = ld64(d + 24, r->swap);
+			dr->ncnt = ld32(d + 48, r->swap);
+			dr->nvs[0] = ld16(d + 52, r->swap);
+			dr->nvs[1] = ld16(d + 54, r->swap);
+			if (r->version == 10) {
+				dr->nvs[2] = ld16(d + 56, r->swap);
+				dr->nbm = ld32(d + 60, r->swap);
+			} else
+				dr->nbm = ld32(d + 56, r->swap);
+		}
+	} else {
+		if (r->version == 8) {
+			dr->ncnt = ld32(d + 28, r->swap);
+			dr->nvs[0] = ld16(d + 32, r->swap);
+			dr->nvs[1] = ld16(d + 34, r->swap);
+		} else {
+			dr->bptr = ld32(d + 20, r->swap);
+			dr->ncnt = ld32(d + 32, r->swap);
+			dr->nvs[0] = ld16(d + 36, r->swap);
+			dr->nvs[1] = ld16(d + 38, r->swap);
+			if (r->version == 10) {
+				dr->nvs[2] = ld16(d + 40, r->swap);
+				dr->nbm = ld32(d + 44, r->swap);
+			} else
+				dr->nbm = ld32(d + 40, r->swap);
+		}
+	}
+}
+
+/* the symbol (index + 1) of a name ref, 0 if the names have none */
+static uint32_t
+sym_index(const struct symtab *st, uint64_t nameref)
+{
+	size_t si, mask = st->tabcap - 1;
+
+	for (si = (size_t)(nameref ^ (nameref >> 32)) & mask;
+	    st->tab[si] != 0; si = (si + 1) & mask)
+		if (st->syms[st->tab[si] - 1].md5 == nameref)
+			return st->tab[si];
+	return 0;
+}
+
+/* data record i's counters into rec->counts (*counts, grown once they
+ * are known to lie in the counters section), a temporal profile's
+ * timestamp into r->ts; pointers are relative to the record */
+static int
+read_counters(struct store *s, struct raw *r, uint64_t i,
+    const struct drec *dr, struct rec *rec, uint64_t **counts,
+    size_t *capcounts, struct perr *e)
+{
+	size_t doff = r->data + i * r->dsize;
+	uint64_t delta, coff;
+	int64_t soff;
+	uint32_t j;
+	int tmp = (r->variant & VAR_TEMPORAL) != 0;
+
+	delta = r->cdelta - i * r->dsize;
+	if (r->is64)
+		soff = (int64_t)(dr->cptr - delta);
+	else
+		soff = (int32_t)(uint32_t)(dr->cptr - delta);
+	coff = (uint64_t)soff;
+	if (soff < 0 || coff >= r->ncnts * r->cntsize ||
+	    dr->ncnt > (r->ncnts * r->cntsize - coff) / r->cntsize) {
+		perr_set(e, doff + 16, 1, "data record %llu: counters "
+		    "(offset %lld, %u counters) are outside the "
+		    "counters section", (unsigned long long)i,
+		    (long long)soff, dr->ncnt);
+		return -1;
+	}
+	xgrow(counts, capcounts, dr->ncnt, sizeof(**counts));
+	rec->counts = *counts;
+	rec->ncounts = 0;
+	for (j = 0; j < dr->ncnt; j++) {
+		const uint8_t *cp = r->buf + r->cnts + coff +
+		    (uint64_t)j * r->cntsize;
+		uint64_t c;
+
+		if (j == 0 && tmp) {
+			/* the timestamp of a temporal profile */
+			uint64_t ts;
+
+			if (dr->ncnt < 8 / r->cntsize) {
+				perr_set(e, doff, 1, "data record %llu: "
+				    "too few counters for a timestamp",
+				    (unsigned long long)i);
+				return -1;
+			}
+			ts = ld64(cp, r->swap);
+			if (ts != 0 && ts != UINT64_MAX) {
+				xgrow(&r->ts, &r->capts, r->nts + 1,
+				    sizeof(*r->ts));
+				r->ts[r->nts].ts = ts;
+				r->ts[r->nts].ref = dr->nameref;
+				r->nts++;
+			}
+			if (r->cntsize == 1)
+				j += 7;
+			continue;
+		}
+		if (r->cntsize == 1)
+			c = *cp == 0 ? 1 : 0;
+		else {
+			c = ld64(cp, r->swap);
+			/* once per file, as llvm-profdata */
+			if (c > MAXCOUNTER && !e->suspect) {
+				e->suspect = 1;
+				store_warn(s, "offset 0x%llx: counter "
+				    "value %llu is too large: the "
+				    "profile looks corrupt",
+				    (unsigned long long)(cp - r->buf),
+				    (unsigned long long)c);
+			}
+		}
+		rec->counts[rec->ncounts++] = c;
+	}
+	if (rec->ncounts == 0) {
+		perr_set(e, doff, 1, "data record %llu: no counters "
+		    "after the timestamp", (unsigned long long)i);
+		return -1;
+	}
+	return 0;
+}
+
+/* data record i's bitmap bytes (MC/DC), in place in the buffer */
+static int
+read_bitmap(const struct raw *r, uint64_t i, const struct drec *dr,
+    struct rec *rec, struct perr *e)
+{
+	size_t doff = r->data + i * r->dsize;
+	uint64_t delta, boff;
+	int64_t soff;
+
+	rec->nbitmap = dr->nbm;
+	rec->bitmap = NULL;
+	if (dr->nbm == 0)
+		return 0;
+	delta = r->bdelta - i * r->dsize;
+	if (r->is64)
+		soff = (int64_t)(dr->bptr - delta);
+	else
+		soff = (int32_t)(uint32_t)(dr->bptr - delta);
+	boff = (uint64_t)soff;
+	if (soff < 0 || boff >= r->nbmap || dr->nbm > r->nbmap - boff) {
+		perr_set(e, doff + 24, 1, "data record %llu: "
+		    "bitmap (offset %lld, %u bytes) is outside "
+		    "the bitmap section", (unsigned long long)i,
+		    (long long)soff, dr->nbm);
+		return -1;
+	}
+	rec->bitmap = (uint8_t *)(uintptr_t)(r->buf + r->bmap + boff);
+	return 0;
+}
+
+/* the vtable names of a version 10 profile, validated (a throwaway
+ * table: llvm-profdata reads them, and nothing of them is written) */
+static int
+check_vnames(struct raw *r, struct perr *e)
+{
+	struct symtab vt;
+	int vr;
+
+	if (r->nvtab == 0 && r->vnamesize == 0)
+		return 0;
+	memset(&vt, 0, sizeof(vt));
+	vr = decode_names(&vt, r->buf, r->vnames, r->vnamesize, e);
+	free(vt.strs);
+	free(vt.syms);
+	free(vt.tab);
+	return vr;
+}
+
+/* store s's cache of entries for the names of st, made on first need */
+static struct fentry **
+fe_cache(struct store *s, struct symtab *st)
+{
+	if (s->id >= st->nfe) {
+		st->fe = xreallocarray(st->fe, s->id + 1, sizeof(*st->fe));
+		memset(st->fe + st->nfe, 0, (s->id + 1 - st->nfe) *
+		    sizeof(*st->fe));
+		st->nfe = s->id + 1;
+	}
+	if (st->fe[s->id] == NULL)
+		st->fe[s->id] = xcalloc(st->nsyms + 1, sizeof(**st->fe));
+	return st->fe[s->id];
+}
+
+static int
+read_profile(struct store *s, struct namecache *nc, struct raw *r,
+    size_t pos, size_t *next, uint64_t weight, struct perr *e)
+{
+	uint64_t idsize, nd, i, vpos, kind;
+	size_t hsize;
+	struct symtab *st;
+	struct fentry **fecache;
+	struct rec rec;
+	uint64_t *counts = NULL;
+	size_t capcounts = 0;
+	int rc = -1;
+
+	if (read_header(r, pos, &hsize, &idsize, e) != 0 ||
+	    read_binary_ids(r, pos + hsize, pos + hsize + idsize, e) != 0)
+		return -1;
 	kind = r->variant & (VAR_IR | VAR_CSIR | VAR_ENTRY_FIRST |
 	    VAR_BYTE_COVERAGE | VAR_ENTRY_ONLY | VAR_TEMPORAL |
 	    VAR_LOOP_ENTRIES);
@@ -424,36 +659,15 @@ read_profile(struct store *s, struct namecache *nc, struct raw *r,
 		e->has_off = 1;
 		return -1;
 	}
-
-	if (r->nvtab > 0 || r->vnamesize > 0) {
-		/* validate the vtable names: a throwaway table */
-		struct symtab vt;
-
-		int vr;
-
-		memset(&vt, 0, sizeof(vt));
-		vr = decode_names(&vt, r->buf, r->vnames, r->vnamesize, e);
-		free(vt.strs);
-		free(vt.syms);
-		free(vt.tab);
-		if (vr != 0)
-			return -1;
-	}
+	if (check_vnames(r, e) != 0)
+		return -1;
 	if (r->ndata == 0) {
 		*next = r->vdata;
 		return 0;
 	}
 	if ((st = get_symtab(nc, r->buf, r->names, r->namesize, e)) == NULL)
 		return -1;
-	if (s->id >= st->nfe) {
-		st->fe = xreallocarray(st->fe, s->id + 1, sizeof(*st->fe));
-		memset(st->fe + st->nfe, 0, (s->id + 1 - st->nfe) *
-		    sizeof(*st->fe));
-		st->nfe = s->id + 1;
-	}
-	if (st->fe[s->id] == NULL)
-		st->fe[s->id] = xcalloc(st->nsyms + 1, sizeof(**st->fe));
-	fecache = st->fe[s->id];
+	fecache = fe_cache(s, st);
 
 	vpos = r->vdata;
 	memset(&rec, 0, sizeof(rec));
@@ -461,172 +675,38 @@ read_profile(struct store *s, struct namecache *nc, struct raw *r,
 	for (i = 0; i < nd; i++) {
 		const uint8_t *d = r->buf + r->data + i * r->dsize;
 		size_t doff = r->data + i * r->dsize;
-		uint64_t nameref, cptr, bptr, coff, boff, delta;
-		uint32_t ncnt, nbm, j;
-		uint16_t nvs[NKINDS] = { 0, 0, 0 };
-		size_t si, mask;
+		struct drec dr;
 		uint32_t idx;
-		int64_t soff;
 		unsigned k;
-		int tmp = (r->variant & VAR_TEMPORAL) != 0;
 
-		nameref = ld64(d, r->swap);
+		data_fields(r, d, &dr);
 		rec.hash = ld64(d + 8, r->swap);
-		cptr = ldp(r, d + 16);
-		if (r->is64) {
-			if (r->version == 8) {
-				bptr = 0;
-				ncnt = ld32(d + 40, r->swap);
-				nvs[0] = ld16(d + 44, r->swap);
-				nvs[1] = ld16(d + 46, r->swap);
-				nbm = 0;
-			} else {
-				bptr = ld64(d + 24, r->swap);
-				ncnt = ld32(d + 48, r->swap);
-				nvs[0] = ld16(d + 52, r->swap);
-				nvs[1] = ld16(d + 54, r->swap);
-				if (r->version == 10) {
-					nvs[2] = ld16(d + 56, r->swap);
-					nbm = ld32(d + 60, r->swap);
-				} else
-					nbm = ld32(d + 56, r->swap);
-			}
-		} else {
-			if (r->version == 8) {
-				bptr = 0;
-				ncnt = ld32(d + 28, r->swap);
-				nvs[0] = ld16(d + 32, r->swap);
-				nvs[1] = ld16(d + 34, r->swap);
-				nbm = 0;
-			} else {
-				bptr = ld32(d + 20, r->swap);
-				ncnt = ld32(d + 32, r->swap);
-				nvs[0] = ld16(d + 36, r->swap);
-				nvs[1] = ld16(d + 38, r->swap);
-				if (r->version == 10) {
-					nvs[2] = ld16(d + 40, r->swap);
-					nbm = ld32(d + 44, r->swap);
-				} else
-					nbm = ld32(d + 40, r->swap);
-			}
-		}
-		/* the name */
-		mask = st->tabcap - 1;
-		idx = 0;
-		for (si = (size_t)(nameref ^ (nameref >> 32)) & mask;
-		    st->tab[si] != 0; si = (si + 1) & mask)
-			if (st->syms[st->tab[si] - 1].md5 == nameref) {
-				idx = st->tab[si];
-				break;
-			}
-		if (idx == 0) {
+		if ((idx = sym_index(st, dr.nameref)) == 0) {
 			perr_set(e, doff, 1, "data record %llu: name ref "
 			    "%016llx is not in the names section",
-			    (unsigned long long)i, (unsigned long long)nameref);
+			    (unsigned long long)i,
+			    (unsigned long long)dr.nameref);
 			goto out;
 		}
-		/* counters: pointers are relative to the record */
-		if (ncnt == 0) {
+		if (dr.ncnt == 0) {
 			perr_set(e, doff, 1, "data record %llu: number of "
 			    "counters is zero", (unsigned long long)i);
 			goto out;
 		}
-		delta = r->cdelta - i * r->dsize;
-		if (r->is64)
-			soff = (int64_t)(cptr - delta);
-		else
-			soff = (int32_t)(uint32_t)(cptr - delta);
-		coff = (uint64_t)soff;
-		if (soff < 0 || coff >= r->ncnts * r->cntsize ||
-		    ncnt > (r->ncnts * r->cntsize - coff) / r->cntsize) {
-			perr_set(e, doff + 16, 1, "data record %llu: counters "
-			    "(offset %lld, %u counters) are outside the "
-			    "counters section", (unsigned long long)i,
-			    (long long)soff, ncnt);
+		if (read_counters(s, r, i, &dr, &rec, &counts, &capcounts,
+		    e) != 0 ||
+		    read_bitmap(r, i, &dr, &rec, e) != 0)
 			goto out;
-		}
-		xgrow(&counts, &capcounts, ncnt, sizeof(*counts));
-		rec.counts = counts;
-		rec.ncounts = 0;
-		for (j = 0; j < ncnt; j++) {
-			const uint8_t *cp = r->buf + r->cnts + coff +
-			    (uint64_t)j * r->cntsize;
-			uint64_t c;
-
-			if (j == 0 && tmp) {
-				/* the timestamp of a temporal profile */
-				uint64_t ts;
-
-				if (ncnt < 8 / r->cntsize) {
-					perr_set(e, doff, 1, "data record %llu: "
-					    "too few counters for a timestamp",
-					    (unsigned long long)i);
-					goto out;
-				}
-				ts = ld64(cp, r->swap);
-				if (ts != 0 && ts != UINT64_MAX) {
-					xgrow(&r->ts, &r->capts, r->nts + 1,
-					    sizeof(*r->ts));
-					r->ts[r->nts].ts = ts;
-					r->ts[r->nts].ref = nameref;
-					r->nts++;
-				}
-				if (r->cntsize == 1)
-					j += 7;
-				continue;
-			}
-			if (r->cntsize == 1)
-				c = *cp == 0 ? 1 : 0;
-			else {
-				c = ld64(cp, r->swap);
-				/* once per file, as llvm-profdata */
-				if (c > MAXCOUNTER && !e->suspect) {
-					e->suspect = 1;
-					store_warn(s, "offset 0x%llx: counter "
-					    "value %llu is too large: the "
-					    "profile looks corrupt",
-					    (unsigned long long)(cp - r->buf),
-					    (unsigned long long)c);
-				}
-			}
-			counts[rec.ncounts++] = c;
-		}
-		if (rec.ncounts == 0) {
-			perr_set(e, doff, 1, "data record %llu: no counters "
-			    "after the timestamp", (unsigned long long)i);
-			goto out;
-		}
-		/* bitmap bytes */
-		rec.nbitmap = nbm;
-		rec.bitmap = NULL;
-		if (nbm > 0) {
-			delta = r->bdelta - i * r->dsize;
-			if (r->is64)
-				soff = (int64_t)(bptr - delta);
-			else
-				soff = (int32_t)(uint32_t)(bptr - delta);
-			boff = (uint64_t)soff;
-			if (soff < 0 || boff >= r->nbmap ||
-			    nbm > r->nbmap - boff) {
-				perr_set(e, doff + 24, 1, "data record %llu: "
-				    "bitmap (offset %lld, %u bytes) is outside "
-				    "the bitmap section", (unsigned long long)i,
-				    (long long)soff, nbm);
-				goto out;
-			}
-			rec.bitmap = (uint8_t *)(uintptr_t)(r->buf + r->bmap +
-			    boff);
-		}
 		/* value profile data */
 		for (k = 0; k < NKINDS; k++)
 			rec.nsites[k] = 0;
 		for (k = 0; k < r->nkinds; k++)
-			if (nvs[k] != 0)
+			if (dr.nvs[k] != 0)
 				break;
 		if (k < r->nkinds) {
 			size_t vp = (size_t)vpos;
 
-			if (read_values(r, nvs, i, &vp, &rec, e) != 0)
+			if (read_values(r, dr.nvs, i, &vp, &rec, e) != 0)
 				goto out;
 			vpos = vp;
 		}
@@ -643,14 +723,6 @@ read_profile(struct store *s, struct namecache *nc, struct raw *r,
 out:
 	free(counts);
 	return rc;
-corrupt:
-	perr_set(e, pos, 1, "raw profile header is corrupt: section sizes "
-	    "exceed the %llu bytes of the file",
-	    (unsigned long long)r->len);
-	return -1;
-badid:
-	perr_set(e, o, 1, "binary id overruns the binary ids section");
-	return -1;
 }
 
 /*

@@ -294,78 +294,195 @@ parse_trace(const char *p, const char *end, struct trace **tv,
 	return 0;
 }
 
+/* the header state of a profpipe-prof text being read */
+struct ours {
+	uint64_t	 kind, stream;
+	int		 seenrec;
+	struct trace	*tv;
+	size_t		 nt, capt;
+};
+
+/* a '#' line of p[0..end): a variant, binary id, temporal stream size
+ * or trace; other comments are skipped.  NULL, or what is wrong */
+static const char *
+ours_comment(struct store *s, struct ours *o, const char *p, const char *end)
+{
+	size_t len = (size_t)(end - p);
+	const char *f;
+	uint64_t v;
+
+	if (len > 10 && memcmp(p, "# variant=", 10) == 0) {
+		if (o->seenrec)
+			return "variant line after records";
+		p += 10;
+		while (p < end) {
+			size_t i, n;
+
+			for (f = p; f < end && *f != ','; f++)
+				continue;
+			n = (size_t)(f - p);
+			for (i = 0; i < NELEM(variants); i++)
+				if (strlen(variants[i].name) == n &&
+				    memcmp(variants[i].name, p, n) == 0)
+					break;
+			if (i == NELEM(variants))
+				return "unknown variant";
+			o->kind |= variants[i].bit;
+			p = f < end ? f + 1 : f;
+		}
+	} else if (len > 12 && memcmp(p, "# binary-id=", 12) == 0) {
+		uint8_t id[64];
+		size_t n = 0;
+
+		for (p += 12; p + 1 < end && n < sizeof(id); p += 2) {
+			if (num(p, 2, 16, &v) != 0)
+				break;
+			id[n++] = (uint8_t)v;
+		}
+		if (p != end || n == 0)
+			return "bad binary id";
+		store_binid(s, id, n);
+	} else if (len > 23 && memcmp(p, "# temporal-stream-size=", 23) == 0) {
+		if (num(p + 23, len - 23, 10, &o->stream) != 0)
+			return "bad temporal stream size";
+	} else if (len > 8 && memcmp(p, "# trace=", 8) == 0) {
+		if (parse_trace(p + 8, end, &o->tv, &o->nt, &o->capt) != 0)
+			return "bad temporal trace";
+	}
+	return NULL;
+}
+
+/* a record's value profiles in p[0..ve), K=site/site;K=..., a site
+ * v:c,v:c, into sc.  NULL, or what is wrong */
+static const char *
+ours_values(struct scratch *sc, const char *p, const char *ve)
+{
+	uint64_t v;
+	int k;
+
+	while (p < ve) {
+		if (ve - p < 2 || *p < '0' || *p > '2' || p[1] != '=')
+			return "bad value kind";
+		k = *p - '0';
+		if (sc->r.nsites[k] != 0)
+			return "value kind repeated";
+		p += 2;
+		scratch_site(sc, k);
+		for (;;) {
+			const char *c;
+			uint64_t cnt;
+
+			if (p == ve || *p == ';')
+				break;
+			if (*p == '/') {
+				if (sc->r.nsites[k] >= 65535)
+					return "too many sites";
+				scratch_site(sc, k);
+				p++;
+				continue;
+			}
+			if (*p == ',')
+				p++;
+			for (c = p; c < ve && *c != ':'; c++)
+				continue;
+			if (c == ve || num(p, (size_t)(c - p), 16, &v) != 0)
+				return "bad value";
+			for (p = ++c; p < ve && *p != ',' && *p != '/' &&
+			    *p != ';'; p++)
+				continue;
+			if (num(c, (size_t)(p - c), 10, &cnt) != 0 ||
+			    sc->r.sites[k][sc->r.nsites[k] - 1].n >= MAXVALS)
+				return "bad value count";
+			scratch_value(sc, k, v, cnt);
+		}
+		if (p < ve)
+			p++;
+	}
+	return NULL;
+}
+
+/* the fields of a record line p[0..end) after its 'f ': hash, counts,
+ * bitmap and values into sc, *name where the name starts.  NULL, or
+ * what is wrong */
+static const char *
+ours_record(struct scratch *sc, const char *p, const char *end,
+    const char **name)
+{
+	const char *f, *msg;
+	uint64_t v;
+
+	/* hash */
+	for (f = p; f < end && *f != ' '; f++)
+		continue;
+	if (num(p, (size_t)(f - p), 16, &sc->r.hash) != 0 || f == end)
+		return "bad function hash";
+	/* counts */
+	for (p = f + 1; ; p++) {
+		for (f = p; f < end && *f != ',' && *f != ' '; f++)
+			continue;
+		if (num(p, (size_t)(f - p), 10, &v) != 0 ||
+		    sc->r.ncounts >= MAXLINECOUNT)
+			return "bad counter value";
+		xgrow(&sc->r.counts, &sc->capc, sc->r.ncounts + 1, 8);
+		sc->r.counts[sc->r.ncounts++] = v;
+		p = f;
+		if (f == end || *f == ' ')
+			break;
+	}
+	if (p == end)
+		return "missing bitmap field";
+	/* bitmap */
+	p++;
+	for (f = p; f < end && *f != ' '; f++)
+		continue;
+	if (!(f - p == 1 && *p == '-')) {
+		if ((f - p) % 2 != 0)
+			return "bad bitmap field";
+		for (; p < f; p += 2) {
+			if (num(p, 2, 16, &v) != 0)
+				return "bad bitmap field";
+			xgrow(&sc->r.bitmap, &sc->capb, sc->r.nbitmap + 1, 1);
+			sc->r.bitmap[sc->r.nbitmap++] = (uint8_t)v;
+		}
+	}
+	if (f == end)
+		return "missing values field";
+	/* values */
+	p = f + 1;
+	for (f = p; f < end && *f != ' '; f++)
+		continue;
+	if (f == end)
+		return "missing name";
+	if (!(f - p == 1 && *p == '-') && (msg = ours_values(sc, p, f)) != NULL)
+		return msg;
+	p = f + 1;
+	if (p == end)
+		return "empty function name";
+	*name = p;
+	return NULL;
+}
+
 static int
 ours_read(struct store *s, struct lineio *ls, uint64_t weight, struct perr *e)
 {
 	struct scratch sc;
-	uint64_t kind = 0, stream = 0;
-	int rc = -1, seenrec = 0;
-	struct trace *tv = NULL;
-	size_t nt = 0, capt = 0;
+	struct ours o;
+	int rc = -1;
 
 	memset(&sc, 0, sizeof(sc));
+	memset(&o, 0, sizeof(o));
 	lr_next(ls);
 	if (ls->len != 17 || memcmp(ls->buf, "# profpipe-prof 1", 17) != 0)
 		return lerr(e, ls, "unsupported profpipe-prof version");
 	while (lr_next(ls)) {
-		const char *p = ls->buf, *end = ls->buf + ls->len, *f;
-		uint64_t v;
-		int k;
+		const char *p = ls->buf, *end = ls->buf + ls->len, *name, *msg;
 
 		if (ls->len == 0)
 			continue;
 		if (p[0] == '#') {
-			if (ls->len > 10 && memcmp(p, "# variant=", 10) == 0) {
-				if (seenrec) {
-					lerr(e, ls, "variant line after records");
-					goto out;
-				}
-				p += 10;
-				while (p < end) {
-					size_t i, n;
-
-					for (f = p; f < end && *f != ','; f++)
-						continue;
-					n = (size_t)(f - p);
-					for (i = 0; i < NELEM(variants); i++)
-						if (strlen(variants[i].name) == n &&
-						    memcmp(variants[i].name, p, n) == 0)
-							break;
-					if (i == NELEM(variants)) {
-						lerr(e, ls, "unknown variant");
-						goto out;
-					}
-					kind |= variants[i].bit;
-					p = f < end ? f + 1 : f;
-				}
-			} else if (ls->len > 12 &&
-			    memcmp(p, "# binary-id=", 12) == 0) {
-				uint8_t id[64];
-				size_t n = 0;
-
-				for (p += 12; p + 1 < end && n < sizeof(id);
-				    p += 2) {
-					if (num(p, 2, 16, &v) != 0)
-						break;
-					id[n++] = (uint8_t)v;
-				}
-				if (p != end || n == 0) {
-					lerr(e, ls, "bad binary id");
-					goto out;
-				}
-				store_binid(s, id, n);
-			} else if (ls->len > 23 &&
-			    memcmp(p, "# temporal-stream-size=", 23) == 0) {
-				if (num(p + 23, ls->len - 23, 10, &stream) != 0) {
-					lerr(e, ls, "bad temporal stream size");
-					goto out;
-				}
-			} else if (ls->len > 8 && memcmp(p, "# trace=", 8) == 0) {
-				if (parse_trace(p + 8, end, &tv, &nt,
-				    &capt) != 0) {
-					lerr(e, ls, "bad temporal trace");
-					goto out;
-				}
+			if ((msg = ours_comment(s, &o, p, end)) != NULL) {
+				lerr(e, ls, msg);
+				goto out;
 			}
 			continue;
 		}
@@ -374,146 +491,33 @@ ours_read(struct store *s, struct lineio *ls, uint64_t weight, struct perr *e)
 			    "bitmap values name'");
 			goto out;
 		}
-		if (!seenrec) {
-			if (((kind & VAR_FE) != 0) == ((kind & VAR_IR) != 0)) {
+		if (!o.seenrec) {
+			if (((o.kind & VAR_FE) != 0) == ((o.kind & VAR_IR) != 0)) {
 				lerr(e, ls, "missing or bad '# variant=' line");
 				goto out;
 			}
-			if (store_kind(s, kind, e) != 0) {
+			if (store_kind(s, o.kind, e) != 0) {
 				e->has_off = 2;
 				e->off = ls->lineno;
 				goto out;
 			}
-			seenrec = 1;
+			o.seenrec = 1;
 		}
 		scratch_reset(&sc);
-		p += 2;
-		/* hash */
-		for (f = p; f < end && *f != ' '; f++)
-			continue;
-		if (num(p, (size_t)(f - p), 16, &sc.r.hash) != 0 || f == end) {
-			lerr(e, ls, "bad function hash");
+		if ((msg = ours_record(&sc, p + 2, end, &name)) != NULL) {
+			lerr(e, ls, msg);
 			goto out;
 		}
-		/* counts */
-		for (p = f + 1; ; p++) {
-			for (f = p; f < end && *f != ',' && *f != ' '; f++)
-				continue;
-			if (num(p, (size_t)(f - p), 10, &v) != 0 ||
-			    sc.r.ncounts >= MAXLINECOUNT) {
-				lerr(e, ls, "bad counter value");
-				goto out;
-			}
-			xgrow(&sc.r.counts, &sc.capc, sc.r.ncounts + 1, 8);
-			sc.r.counts[sc.r.ncounts++] = v;
-			p = f;
-			if (f == end || *f == ' ')
-				break;
-		}
-		if (p == end) {
-			lerr(e, ls, "missing bitmap field");
-			goto out;
-		}
-		/* bitmap */
-		p++;
-		for (f = p; f < end && *f != ' '; f++)
-			continue;
-		if (!(f - p == 1 && *p == '-')) {
-			if ((f - p) % 2 != 0) {
-				lerr(e, ls, "bad bitmap field");
-				goto out;
-			}
-			for (; p < f; p += 2) {
-				if (num(p, 2, 16, &v) != 0) {
-					lerr(e, ls, "bad bitmap field");
-					goto out;
-				}
-				xgrow(&sc.r.bitmap, &sc.capb, sc.r.nbitmap + 1, 1);
-				sc.r.bitmap[sc.r.nbitmap++] = (uint8_t)v;
-			}
-		}
-		if (f == end) {
-			lerr(e, ls, "missing values field");
-			goto out;
-		}
-		/* values: K=site/site;K=... site: v:c,v:c */
-		p = f + 1;
-		for (f = p; f < end && *f != ' '; f++)
-			continue;
-		if (f == end) {
-			lerr(e, ls, "missing name");
-			goto out;
-		}
-		if (!(f - p == 1 && *p == '-')) {
-			const char *ve = f;
-
-			while (p < ve) {
-				if (ve - p < 2 || *p < '0' || *p > '2' ||
-				    p[1] != '=') {
-					lerr(e, ls, "bad value kind");
-					goto out;
-				}
-				k = *p - '0';
-				if (sc.r.nsites[k] != 0) {
-					lerr(e, ls, "value kind repeated");
-					goto out;
-				}
-				p += 2;
-				scratch_site(&sc, k);
-				for (;;) {
-					const char *c;
-					uint64_t cnt;
-
-					if (p == ve || *p == ';')
-						break;
-					if (*p == '/') {
-						if (sc.r.nsites[k] >= 65535) {
-							lerr(e, ls, "too many sites");
-							goto out;
-						}
-						scratch_site(&sc, k);
-						p++;
-						continue;
-					}
-					if (*p == ',')
-						p++;
-					for (c = p; c < ve && *c != ':'; c++)
-						continue;
-					if (c == ve || num(p, (size_t)(c - p), 16,
-					    &v) != 0) {
-						lerr(e, ls, "bad value");
-						goto out;
-					}
-					for (p = ++c; p < ve && *p != ',' &&
-					    *p != '/' && *p != ';'; p++)
-						continue;
-					if (num(c, (size_t)(p - c), 10, &cnt) != 0
-					    || sc.r.sites[k][sc.r.nsites[k] - 1].n
-					    >= MAXVALS) {
-						lerr(e, ls, "bad value count");
-						goto out;
-					}
-					scratch_value(&sc, k, v, cnt);
-				}
-				if (p < ve)
-					p++;
-			}
-		}
-		p = f + 1;
-		if (p == end) {
-			lerr(e, ls, "empty function name");
-			goto out;
-		}
-		scratch_commit(s, &sc, p, (size_t)(end - p), weight);
+		scratch_commit(s, &sc, name, (size_t)(end - name), weight);
 	}
-	if (nt > 0) {
-		if (!seenrec && store_kind(s, kind, e) != 0)
+	if (o.nt > 0) {
+		if (!o.seenrec && store_kind(s, o.kind, e) != 0)
 			goto out;
-		store_traces(s, tv, nt, stream > nt ? stream : nt);
+		store_traces(s, o.tv, o.nt, o.stream > o.nt ? o.stream : o.nt);
 	}
 	rc = 0;
 out:
-	traces_free(tv, nt);
+	traces_free(o.tv, o.nt);
 	scratch_free(&sc);
 	return rc;
 }
