@@ -358,8 +358,8 @@ PY
 	MIN=10 same --ignore-build-id -p bid.data sw
 }
 
-@test "profpipe-perf2bolt: perf2bolt's spellings; options it does not honour refused by name with exit 2; usage errors" {
-	need_tool perf2bolt clang-19
+@test "profpipe-perf2bolt: perf2bolt's spellings; options it does not honour refused by name with exit 2 (every option perf2bolt-19 parses); usage errors" {
+	need_tool perf2bolt clang-19 llvm-bolt-19
 	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
 	walk sw 1000 -s 6
 	"$P2B" -p sw.data -o ref.fdata sw > log 2>&1
@@ -401,6 +401,38 @@ PY
 	done
 	run profpipe-perf2bolt -p sw.data -o z.fdata --itrace=i100 sw
 	[[ "$output" == *"perf inject --itrace"* ]]
+	# every option the installed perf2bolt-19 parses (its own and
+	# llvm-bolt's, which it parses whatever its mode): honoured, or
+	# refused by name with exit 2 and nothing written, never "unknown"
+	{ "$P2B" --help-list-hidden; llvm-bolt-19 --help-list-hidden; } |
+	    sed -n 's/^  \(--*[A-Za-z0-9][-A-Za-z0-9_.]*\).*/\1/p' |
+	    sort -u > p2bopts
+	[ "$(wc -l < p2bopts)" -gt 250 ]
+	nok=0
+	nref=0
+	while read -r o; do
+		# -p, -o, -w, --pa: their values are files, tested above
+		case $o in -p|--perfdata|--pa|-o|-w) continue ;; esac
+		rm -f z.fdata
+		run profpipe-perf2bolt -p sw.data -o z.fdata "$o=1" sw
+		echo "$o: $status: ${lines[0]}"
+		if [ "$status" -eq 0 ]; then
+			nok=$((nok + 1))
+			continue
+		fi
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"${o#-}"* ]]
+		[[ "$output" != *"unknown option"* ]]
+		[ ! -e z.fdata ]
+		nref=$((nref + 1))
+	done < p2bopts
+	rm -f z.fdata
+	echo "perf2bolt-19's options: $nok honoured, $nref refused by name" >&2
+	[ "$nok" -ge 5 ]
+	[ "$nref" -gt 200 ]
+	run profpipe-perf2bolt -p sw.data -o z.fdata --lite sw
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"option '--lite' is not supported: perf2bolt-19 takes it (an llvm-bolt option)"* ]]
 	# unknown, glued values, bad values, missing -p, -o or binary
 	for args in "-p sw.data -o z.fdata --frobnicate sw" "-psw.data -o z.fdata sw" \
 	    "-p sw.data -oz.fdata sw" "-p sw.data -o z.fdata --nl=maybe sw" \

@@ -206,9 +206,21 @@ parse_args(int argc, char **argv, int first)
 			name++;
 		eq = strchr(name, '=');
 		len = eq ? (size_t)(eq - name) : strlen(name);
-		if ((o = find_opt(name, len)) == NULL)
+		if ((o = find_opt(name, len)) == NULL) {
+			char nm[128];
+
+			/* perf2bolt's (llvm-bolt's) others: said so */
+			snprintf(nm, sizeof(nm), "%.*s", (int)len, name);
+			if (len < sizeof(nm) && bolt19_has(nm))
+				prog_usage_error("option '%.*s' is not "
+				    "supported: perf2bolt-19 takes it (an "
+				    "llvm-bolt option), profpipe-perf2bolt "
+				    "honours only the options "
+				    "profpipe-perf2bolt(1) lists",
+				    (int)(name - a + (ptrdiff_t)len), a);
 			prog_usage_error("unknown option '%.*s'",
 			    (int)(name - a + (ptrdiff_t)len), a);
+		}
 		if (eq != NULL)
 			v = eq + 1;
 		if (o->kind == K_REFUSED)

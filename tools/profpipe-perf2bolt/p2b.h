@@ -98,5 +98,7 @@ int	 stage_port(struct pipeline *, int parent, const char *pname);
 void	 plan(const struct request *, struct pipeline *);
 void	 pipeline_print(const struct pipeline *);
 int	 pipeline_run(struct pipeline *);	/* 0: every stage succeeded */
+/* boltopts.c: whether perf2bolt-19 parses an option of that name */
+int	 bolt19_has(const char *name);
 
 #endif
