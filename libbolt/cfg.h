@@ -165,6 +165,19 @@ const struct cfg *cfgdis_get(struct cfgdis *, size_t i);
  * function i (getEntryIDForSymbol: 1, 2, ... in address order among its
  * secondary entries, with or without a graph), or 0 if there is none */
 uint32_t cfgdis_entry_id(struct cfgdis *, size_t i, uint64_t off);
+/* a jump table BOLT creates: its address, the offset of the instruction
+ * it is created at, PIC (4-byte entries) or not, and the size its data
+ * object is given (0: none) */
+struct cfgdis_jt {
+	uint64_t	addr, site, size;
+	int		pic;
+};
+/* the jump tables BOLT creates while it disassembles function i, in the
+ * order it creates them: their number, the array in *v; in *frag the
+ * entries of the sized ones in another fragment (secondary entry points
+ * of that fragment: postProcessJumpTables); both malloc'd */
+size_t	 cfgdis_tables(struct cfgdis *, size_t i, struct cfgdis_jt **v,
+	    uint64_t **frag, size_t *nfrag);
 /* does the instruction at address a decode as a return */
 int	 cfgdis_is_return(struct cfgdis *, uint64_t a);
 const struct cfgdis_stats *cfgdis_stats(const struct cfgdis *);

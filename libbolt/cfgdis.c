@@ -617,6 +617,90 @@ cfgdis_get(struct cfgdis *d, size_t fi)
 	return d->g[fi];
 }
 
+/* the jump tables BOLT creates while it disassembles function fi, in
+ * the order it creates them (getOrCreateJumpTable: at the PC-relative
+ * address computation that names a PIC table in relocation mode,
+ * handleAddressRef, or at the indirect jump that reads it,
+ * processIndirectBranch), with the size postProcessJumpTables gives
+ * their data object: populateJumpTables' entries, none when the
+ * function was not disassembled */
+size_t
+cfgdis_tables(struct cfgdis *d, size_t fi, struct cfgdis_jt **out,
+    uint64_t **frag, size_t *nfrag)
+{
+	const struct functab *ft = d->ft;
+	struct fbuild b;
+	struct cfgdis_jt *v = NULL;
+	uint64_t *tg = NULL;
+	size_t i, k, n = 0, cap = 0, ntg = 0, captg = 0;
+	const struct cfg *g;
+	int sized;
+
+	*out = NULL;
+	*frag = NULL;
+	*nfrag = 0;
+	if (fi >= ft->n || (ft->f[fi].flags & (BF_PLT | BF_PSEUDO)))
+		return 0;
+	if (!d->scanned)
+		scan(d);
+	g = cfgdis_get(d, fi);
+	sized = !g->ignored && !(ft->f[fi].flags & BF_NONSIMPLE) &&
+	    !d->padrel[fi];
+	memset(&b, 0, sizeof(b));
+	b.d = d;
+	b.f = &ft->f[fi];
+	b.fi = (long)fi;
+	b.fragi = -1;
+	if (d->arch->decode(d, fi, &b.in, &b.capin, &b.nin, 0) == -1)
+		goto out;
+	cd_find_tables(&b);	/* b.tables: the bounds of the final analysis */
+	for (i = 0; i < b.nin; i++) {
+		const struct insn *in = &b.in[i];
+		const struct fsec *sec;
+		uint64_t t = 0;
+		int pic = 1, ok = 0;
+
+		ntg = 0;
+		if (in->riplea && ft->has_relocs &&
+		    sorted_has(b.tables, b.ntables, in->target) &&
+		    cd_data_section(d, in->target, &sec) &&
+		    sec->type != SHT_NOBITS) {
+			t = in->target;
+			ok = cd_analyze_table(&b, t, 1, 0, &tg, &ntg, &captg);
+		} else if (in->kind == IK_IJMP &&
+		    d->arch->jump_table(&b, (long)i, &t, &pic) == IB_TABLE)
+			ok = cd_analyze_table(&b, t, pic, 0, &tg, &ntg, &captg);
+		if (!ok)
+			continue;
+		for (k = 0; k < n && v[k].addr != t; k++)
+			;
+		if (k < n)
+			continue;
+		xgrow(&v, &cap, n + 1, sizeof(*v));
+		v[n].addr = t;
+		v[n].site = in->off;
+		v[n].pic = pic;
+		v[n].size = 0;
+		ntg = 0;
+		b.wantfrag = 1;
+		if (sized && cd_analyze_table(&b, t, pic, 1, &tg, &ntg, &captg))
+			v[n].size = b.jtent * (pic ? 4 : 8);
+		b.wantfrag = 0;
+		n++;
+	}
+out:
+	free(tg);
+	free(b.in);
+	free(b.tables);
+	free(b.ltab);
+	free(b.frag);
+	free(b.jtv);
+	*out = v;
+	*frag = b.fragent;
+	*nfrag = b.nfragent;
+	return n;
+}
+
 uint32_t
 cfgdis_entry_id(struct cfgdis *d, size_t fi, uint64_t off)
 {

@@ -59,6 +59,7 @@ struct insn {
 	uint16_t	sreg;		/* register read (op 1), reg-reg */
 	uint16_t	mbase, mindex;	/* memory operand */
 	uint8_t		mscale, hasmem;
+	uint8_t		mseg;		/* a segment override on it */
 	uint8_t		detailed;	/* operands filled (cfg_arch.detail) */
 	uint8_t		riplea;		/* a PC-relative address computed
 					 * (x86 lea; AArch64 adr, adrp+add):
@@ -163,6 +164,13 @@ struct fbuild {
 	/* the tables analyze_table accepted, with their sizes */
 	struct cfg_jt	*jtv;
 	size_t		 njtv, capjtv;
+	/* cd_analyze_table's last table: its entries, as BOLT counts them
+	 * (EntriesAsAddress, trimmed); with wantfrag, its entries in
+	 * another fragment are added to fragent */
+	size_t		 jtent;
+	int		 wantfrag;
+	uint64_t	*fragent;
+	size_t		 nfragent, capfragent;
 };
 
 enum { IB_UNKNOWN, IB_TAIL, IB_TABLE };	/* jump_table's answers */

@@ -246,9 +246,11 @@ cd_analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
 	const struct fsec *s;
 	const uint8_t *p;
 	uint64_t avail, ub, ea, v, esz = pic ? 4 : 8;
-	size_t real = 0, unreach = 0, start = *nout;
+	size_t real = 0, unreach = 0, start = *nout, nent = 0, trimmed = 0;
+	size_t fstart0 = b->nfragent;
 	const struct bfunc *f = b->f;
-	int reloc = b->d->ft->has_relocs, other = 0, cut = 0;
+	int reloc = b->d->ft->has_relocs, other = 0, cut = 0, fstart = 0;
+	const struct bfunc *past;
 
 	if (!cd_data_section(b->d, t, &s))
 		return 0;
@@ -293,6 +295,15 @@ cd_analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
 			v = ld64(p + (ea - t), 0);
 		if (v == f->addr + f->size) {
 			unreach++;
+			nent++;
+			continue;
+		}
+		/* the function's start: an entry, which alone does not make
+		 * a table */
+		if (v == f->addr) {
+			fstart = 1;
+			cd_push64(out, nout, capout, 0);
+			trimmed = ++nent;
 			continue;
 		}
 		if (v > f->addr && v - f->addr < f->size) {
@@ -300,11 +311,23 @@ cd_analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
 				break;
 			real++;
 			cd_push64(out, nout, capout, v - f->addr);
-		} else if (v != f->addr && in_fragment(b, v))
+		} else if (in_fragment(b, v)) {
 			real++;		/* a split table: no edge */
+			if (b->wantfrag)
+				cd_push64(&b->fragent, &b->nfragent,
+				    &b->capfragent, v);
+		}
 		else
 			break;
+		trimmed = ++nent;
 	}
+	/* a normal table's trailing __builtin_unreachable entries are
+	 * dropped where a function starts at that address */
+	if (!pic && trimmed != nent &&
+	    (past = functab_find(b->d->ft, f->addr + f->size)) != NULL &&
+	    past->addr == f->addr + f->size)
+		nent = trimmed;
+	b->jtent = nent;
 	if (cut && ea == ub) {
 		/* would the first entry of the next function's table,
 		 * read as one of this table, have been taken? */
@@ -315,7 +338,9 @@ cd_analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
 		    v - f->addr < f->size && cd_insn_at(b, v - f->addr) >= 0))
 			b->cut++;
 	}
-	if (real >= 2 || (real == 1 && unreach >= 1)) {
+	if (real + (unreach > 0 || fstart) < 2)
+		b->nfragent = fstart0;
+	if (real + (unreach > 0 || fstart) >= 2) {
 		xgrow(&b->jtv, &b->capjtv, b->njtv + 1, sizeof(*b->jtv));
 		b->jtv[b->njtv].addr = t;
 		b->jtv[b->njtv++].size = ea - t;

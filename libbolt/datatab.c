@@ -14,21 +14,32 @@
  *     parent of those after it that it holds;
  *   - the objects BOLT makes where the code refers to data no object
  *     holds: SYMBOLat0x<address> for an absolute relocation against a
- *     section symbol (relocation mode: RewriteInstance::handleRelocation)
- *     and DATAat0x<address> for a PC-relative memory operand of a simple
- *     function (BinaryContext::handleAddressRef), in that order;
+ *     section symbol (relocation mode: RewriteInstance::handleRelocation;
+ *     none where a dynamic relocation is), then, function by function as
+ *     the disassembly meets them, DATAat0x<address> for a PC-relative
+ *     memory operand (BinaryContext::handleAddressRef), FUNCat0x<address>
+ *     for a branch or call out of the function to an address no object
+ *     starts at (handleExternalReference), __ENTRY_<function>@0x<address>
+ *     for a reference into the middle of the function itself;
+ *   - the jump tables (getOrCreateJumpTable) in the order the disassembly
+ *     meets them: a new object JUMP_TABLE/<function>.<N> (the function's
+ *     Nth table), or that name as an alias of an object BOLT made there
+ *     (SYMBOLat, DATAat), which generateSymbolHashes puts first; their size
+ *     once every function is disassembled (postProcessJumpTables);
+ *   - the secondary entry points of references into other functions
+ *     (processInterproceduralReferences) and of split tables' entries in
+ *     another fragment (postProcessJumpTables), __ENTRY_ objects where
+ *     no object starts;
  *   - fixBinaryDataHoles: in each allocatable section, a gap between
  *     top-level objects is given to a size-0 object at its start, else to
  *     a new object HOLEat0x<address>;
- *   - generateSymbolHashes: such an object of non-zero size is renamed
- *     HOLEat_<hash>, the hash of its size, section name and bytes
- *     (BinarySection::hash) as llvm/ADT/Hashing.h of LLVM 19 computes it,
+ *   - generateSymbolHashes: an object named by BOLT (SYMBOLat, DATAat,
+ *     HOLEat) takes a jump table's name it has as an alias, else, when
+ *     its size is not 0, is renamed <prefix>_<hash>, the hash of its
+ *     size, section name, bytes and the objects its relocations to code
+ *     name (BinarySection::hash, with its reading of the next
+ *     relocation's offset) as llvm/ADT/Hashing.h of LLVM 19 computes it,
  *     unless another object has that name.
- *
- * What BOLT also creates and this does not: jump tables
- * (JUMP_TABLE/<function>.<N>), FUNCat0x<address> for a reference into
- * the middle of a function, and the hash of a hole that holds
- * relocations.  fdatawrite(1) says so (CAVEATS).
  */
 #include <capstone/capstone.h>
 #include <gelf.h>
@@ -41,6 +52,7 @@
 #include "elfobj.h"
 #include "functab.h"
 #include "x86dec.h"
+#include "cfg.h"
 #include "datatab.h"
 
 /* ---- llvm/ADT/Hashing.h (LLVM 19): CityHash-based, fixed seed ---- */
@@ -345,18 +357,19 @@ section_for(const struct functab *ft, uint64_t a)
 	return found;
 }
 
-/* BinaryData::containsRange / containsAddress */
-static int
-holds_range(const struct dobj *o, uint64_t a, uint64_t n)
-{
-	return o->addr <= a && a + n <= o->addr + o->size;
-}
-
 static int
 holds(const struct dobj *o, uint64_t a)
 {
 	return (o->addr <= a && a < o->addr + o->size) ||
 	    (o->addr == a && o->size == 0);
+}
+
+/* BinaryData::containsRange: an object of size 0 holds its own address
+ * only */
+static int
+holds_range(const struct dobj *o, uint64_t a, uint64_t n)
+{
+	return holds(o, a) && a + n <= o->addr + o->size;
 }
 
 /* BinaryContext::updateObjectNesting for the object at position i */
@@ -391,6 +404,14 @@ nest(struct datatab *t, size_t i)
 	}
 }
 
+/* isInternalSymbolName */
+static int
+internal_name(const char *n)
+{
+	return strncmp(n, "SYMBOLat", 8) == 0 || strncmp(n, "DATAat", 6) == 0 ||
+	    strncmp(n, "HOLEat", 6) == 0;
+}
+
 /* registerNameAtAddress */
 static struct dobj *
 add(struct datatab *t, const struct functab *ft, const char *name,
@@ -401,8 +422,12 @@ add(struct datatab *t, const struct functab *ft, const char *name,
 
 	if (i < t->n && t->o[i]->addr == addr) {
 		o = t->o[i];
-		if (by_name(t, name) != o)
+		if (by_name(t, name) != o) {
 			set_name(t, name, o);
+			/* the first alias BOLT's own name would give way to */
+			if (o->alias == NULL && !internal_name(name))
+				o->alias = name;
+		}
 		return o;
 	}
 	o = xcalloc(1, sizeof(*o));
@@ -433,13 +458,6 @@ set_size(struct datatab *t, uint64_t addr, uint64_t size)
 	nest(t, i);
 }
 
-static int
-internal_name(const char *n)
-{
-	return strncmp(n, "SYMBOLat", 8) == 0 || strncmp(n, "DATAat", 6) == 0 ||
-	    strncmp(n, "HOLEat", 6) == 0;
-}
-
 /* getOrCreateGlobalSymbol: an object of size 0 named prefix0x<a>, unless
  * one is at a */
 static void
@@ -461,6 +479,187 @@ data_address(const struct functab *ft, uint64_t a)
 	int s = section_for(ft, a);
 
 	return s >= 0 && !(ft->secs[s].flags & SHF_EXECINSTR);
+}
+
+/* the addresses of the dynamic relocations (.rela.dyn, .rela.plt,
+ * .relr.dyn), sorted: BOLT ignores a static relocation where one is */
+static int
+u64cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+read_dyn(struct datatab *t, struct elfobj *eo)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t cap = 0;
+
+	while ((scn = elf_nextscn(eo->elf, scn)) != NULL) {
+		Elf_Data *d;
+		size_t k, n;
+
+		if (gelf_getshdr(scn, &sh) == NULL ||
+		    (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL &&
+		    sh.sh_type != 19 /* SHT_RELR */) ||
+		    !(sh.sh_flags & SHF_ALLOC) ||
+		    (d = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		if (sh.sh_type == 19) {
+			/* an address, then bitmaps of the 63 words after it */
+			uint64_t base = 0, w;
+			const uint8_t *p = d->d_buf;
+			int b;
+
+			for (k = 0; p != NULL && k + 8 <= d->d_size; k += 8) {
+				memcpy(&w, p + k, 8);
+				if (!(w & 1)) {
+					xgrow(&t->dyn, &cap, t->ndyn + 1,
+					    sizeof(*t->dyn));
+					t->dyn[t->ndyn++] = w;
+					base = w + 8;
+					continue;
+				}
+				for (b = 1; b < 64; b++)
+					if (w >> b & 1) {
+						xgrow(&t->dyn, &cap, t->ndyn + 1,
+						    sizeof(*t->dyn));
+						t->dyn[t->ndyn++] = base +
+						    (uint64_t)(b - 1) * 8;
+					}
+				base += 63 * 8;
+			}
+			continue;
+		}
+		if (sh.sh_entsize == 0)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (k = 0; k < n; k++) {
+			GElf_Rela ra;
+			GElf_Rel rl;
+			uint64_t off;
+
+			if (sh.sh_type == SHT_RELA) {
+				if (gelf_getrela(d, (int)k, &ra) == NULL)
+					break;
+				off = ra.r_offset;
+			} else {
+				if (gelf_getrel(d, (int)k, &rl) == NULL)
+					break;
+				off = rl.r_offset;
+			}
+			xgrow(&t->dyn, &cap, t->ndyn + 1, sizeof(*t->dyn));
+			t->dyn[t->ndyn++] = off;
+		}
+	}
+	if (t->ndyn > 1)
+		qsort(t->dyn, t->ndyn, sizeof(*t->dyn), u64cmp);
+}
+
+/* a multiset by offset: equal offsets in the order they came */
+static int
+drelcmp(const void *a, const void *b)
+{
+	const struct drel *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int
+dyn_at(const struct datatab *t, uint64_t a)
+{
+	size_t lo = 0, hi = t->ndyn, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (t->dyn[m] < a)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < t->ndyn && t->dyn[lo] == a;
+}
+
+/* handleRelocation's relocations from data to code, which it adds to
+ * the data section (BinaryContext::addRelocation) and BinarySection::hash
+ * reads: an absolute relocation at r in a data section, against sym, to
+ * an executable section.  Its object: the function it points at the
+ * start of, or the object holding the symbol's address outside every
+ * function; none into the middle of a function (a label) */
+static void
+data_reloc(struct datatab *t, struct elfobj *eo, const struct functab *ft,
+    const GElf_Rela *r, uint32_t type, const GElf_Sym *sym)
+{
+	static const uint8_t rsize[15] = { [1] = 8, [10] = 4, [11] = 4,
+	    [12] = 2, [14] = 1 };
+	int s = section_for(ft, r->r_offset), ss, tocode;
+	uint64_t sa = sym->st_value, a, v = 0, off;
+	const struct bfunc *bf, *bs;
+	uint8_t b[8] = { 0 };
+	struct dobj *to = NULL;
+	struct drel *d;
+	size_t n = rsize[type], k;
+
+	if (s < 0 || ft->secs[s].type == SHT_NOBITS)
+		return;
+	off = r->r_offset - ft->secs[s].addr;
+	if (off > ft->secs[s].size || n > ft->secs[s].size - off ||
+	    elfobj_read(eo, ft->secs[s].offset + off, b, n) == -1)
+		return;
+	for (k = n; k-- > 0;)
+		v = v << 8 | b[k];
+	if (type == 11)
+		v = (uint64_t)(int64_t)(int32_t)v;
+	/* the referenced section: the symbol's, else where its address is */
+	if (sym->st_shndx != SHN_UNDEF && sym->st_shndx < SHN_LORESERVE) {
+		Elf_Scn *sc = elf_getscn(eo->elf, sym->st_shndx);
+		GElf_Shdr sh;
+
+		if (sc == NULL || gelf_getshdr(sc, &sh) == NULL)
+			return;
+		tocode = (sh.sh_flags & SHF_EXECINSTR) != 0;
+	} else {
+		ss = section_for(ft, sa);
+		tocode = ss >= 0 && (ft->secs[ss].flags & SHF_EXECINSTR);
+	}
+	if (!tocode)
+		return;		/* data to data: ignored */
+	if (GELF_ST_TYPE(sym->st_info) == STT_SECTION) {
+		ss = section_for(ft, sa);
+		if (ss >= 0 && sec_has(&ft->secs[ss], v) && v >= ft->secs[ss].addr)
+			sa = a = v;	/* the section relocation made plain */
+		else
+			a = sa + (v - sa);
+	} else
+		a = sa + (uint64_t)r->r_addend;
+	/* getBinaryFunctionContainingAddress(a, CheckPastEnd) */
+	bf = functab_find(ft, a);
+	if (bf != NULL && a - bf->addr > bf->size)
+		bf = NULL;
+	if (bf == NULL && a > 0 && (bf = functab_find(ft, a - 1)) != NULL &&
+	    a != bf->addr + bf->size)
+		bf = NULL;
+	if (bf != NULL && GELF_ST_TYPE(sym->st_info) != STT_SECTION &&
+	    (bs = functab_find(ft, sa)) != NULL && sa - bs->addr < bs->size &&
+	    bs != bf)
+		bf = bs;	/* a reference to a function's address */
+	if (bf != NULL) {
+		if (a == bf->addr || a - bf->addr >= bf->maxsize)
+			to = at(t, bf->addr);
+	} else
+		to = (struct dobj *)datatab_find(t, sa);
+	xgrow(&t->drel[s], &t->capdrel[s], t->ndrel[s] + 1,
+	    sizeof(**t->drel));
+	d = &t->drel[s][t->ndrel[s]++];
+	d->off = off;
+	d->size = (uint32_t)n;
+	d->to = to;
+	d->seq = t->ndrel[s] - 1;
 }
 
 /* RewriteInstance::handleRelocation, for what it registers: an absolute
@@ -500,14 +699,21 @@ relocations(struct datatab *t, struct elfobj *eo, const struct functab *ft)
 
 			if (gelf_getrela(rd, (int)k, &r) == NULL)
 				break;
+			/* a dynamic relocation at the place wins */
+			if (dyn_at(t, r.r_offset))
+				continue;
 			type = (uint32_t)GELF_R_TYPE(r.r_info);
 			/* R_X86_64_64, _32, _32S, _16, _8 */
 			if (type != 1 && type != 10 && type != 11 &&
 			    type != 12 && type != 14)
 				continue;
 			if (gelf_getsym(sd, (int)GELF_R_SYM(r.r_info),
-			    &sym) == NULL ||
-			    GELF_ST_TYPE(sym.st_info) != STT_SECTION ||
+			    &sym) == NULL)
+				continue;
+			if (!(tsh.sh_flags & SHF_EXECINSTR) &&
+			    GELF_R_SYM(r.r_info) != 0)
+				data_reloc(t, eo, ft, &r, type, &sym);
+			if (GELF_ST_TYPE(sym.st_info) != STT_SECTION ||
 			    sym.st_shndx == SHN_UNDEF ||
 			    sym.st_shndx >= SHN_LORESERVE)
 				continue;
@@ -517,7 +723,99 @@ relocations(struct datatab *t, struct elfobj *eo, const struct functab *ft)
 			global_symbol(t, ft, "SYMBOLat", a);
 		}
 	}
+	free(t->dyn);
+	t->dyn = NULL;
 	return 0;
+}
+
+static int
+code_address(const struct functab *ft, uint64_t a)
+{
+	int s = section_for(ft, a);
+
+	return s >= 0 && (ft->secs[s].flags & SHF_EXECINSTR);
+}
+
+/* getBinaryFunctionContainingAddress: the function whose [addr, addr +
+ * size) holds a, or NULL */
+static const struct bfunc *
+func_holding(const struct functab *ft, uint64_t a)
+{
+	const struct bfunc *f = functab_find(ft, a);
+
+	return f != NULL && a - f->addr < f->size ? f : NULL;
+}
+
+/* addEntryPointAtOffset: a secondary entry point at a, of the function
+ * holding it, is an object __ENTRY_<function>@0x<a> where none is */
+static void
+entry_point(struct datatab *t, const struct functab *ft, uint64_t a)
+{
+	const struct bfunc *f = func_holding(ft, a);
+	char *name;
+	size_t len;
+
+	if (f == NULL || a == f->addr || at(t, a) != NULL)
+		return;
+	len = strlen(f->name) + 40;
+	name = xmalloc(len);
+	snprintf(name, len, "__ENTRY_%s@0x%llx", f->name,
+	    (unsigned long long)a);
+	add(t, ft, keep(t, name), a, 0);
+}
+
+/* getOrCreateJumpTable: the nth table function f makes, at jt->addr.
+ * A table another function made is that one's; an object with a name
+ * of its own there names it; else the table's name is a new object's
+ * there or an alias of BOLT's own object there.  Its size comes later
+ * (table_sizes) */
+static void
+jump_table(struct datatab *t, const struct functab *ft,
+    const struct bfunc *f, const struct cfgdis_jt *jt, size_t n)
+{
+	struct dobj *o = at(t, jt->addr);
+	char nm[64], *name;
+	size_t len;
+
+	if (o != NULL && o->jt)
+		return;
+	if (o == NULL || internal_name(o->name)) {
+		snprintf(nm, sizeof(nm), ".%zu", n);
+		len = strlen("JUMP_TABLE/") + strlen(f->name) + strlen(nm) + 1;
+		name = xmalloc(len);
+		snprintf(name, len, "JUMP_TABLE/%s%s", f->name, nm);
+		o = add(t, ft, keep(t, name), jt->addr, 0);
+	}
+	o->jt = 1;
+	xgrow(&t->jts, &t->capjts, t->njts + 1, sizeof(*t->jts));
+	t->jts[t->njts].fi = (size_t)(f - ft->f);
+	t->jts[t->njts].addr = jt->addr;
+	t->jts[t->njts].size = jt->size;
+	t->njts++;
+}
+
+/* postProcessJumpTables, function by function in address order, each
+ * one's tables in address order: a table's object without a size gets
+ * the table's */
+static int
+jtcmp(const void *a, const void *b)
+{
+	const struct djt *x = a, *y = b;
+
+	if (x->fi != y->fi)
+		return x->fi < y->fi ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void
+table_sizes(struct datatab *t)
+{
+	size_t i;
+
+	if (t->njts > 1)
+		qsort(t->jts, t->njts, sizeof(*t->jts), jtcmp);
+	for (i = 0; i < t->njts; i++)
+		set_size(t, t->jts[i].addr, t->jts[i].size);
 }
 
 /* BinaryContext::handleAddressRef for the PC-relative memory operands
@@ -526,12 +824,15 @@ relocations(struct datatab *t, struct elfobj *eo, const struct functab *ft)
  * makes an object DATAat0x<address> */
 static int
 references(struct datatab *t, struct elfobj *eo, const struct functab *ft,
-    char *err, size_t errlen)
+    struct cfgdis *cd, char *err, size_t errlen)
 {
 	csh cs;
 	cs_insn *ci;
-	size_t i, cap = 0;
+	size_t i, k, cap = 0, njt, done, nfe = 0, capfe = 0, nxr = 0, capxr = 0;
+	size_t nfr;
 	uint8_t *buf = NULL;
+	struct cfgdis_jt *jt = NULL;
+	uint64_t *fe = NULL, *fr, *xr = NULL;	/* xr: function, address */
 
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
 		return fail(err, errlen, "capstone: cannot open x86-64");
@@ -555,12 +856,32 @@ references(struct datatab *t, struct elfobj *eo, const struct functab *ft,
 		if (elfobj_read(eo, sec->offset + (f->addr - sec->addr), buf,
 		    (size_t)f->size) == -1)
 			continue;
+		free(jt);
+		jt = NULL;
+		njt = 0;
+		if (cd != NULL) {
+			njt = cfgdis_tables(cd, i, &jt, &fr, &nfr);
+			xgrow(&fe, &capfe, nfe + nfr + 1, sizeof(*fe));
+			if (nfr > 0)
+				memcpy(fe + nfe, fr, nfr * sizeof(*fe));
+			nfe += nfr;
+			free(fr);
+		}
+		done = 0;
 		while (off < f->size) {
+			uint64_t ioff = off, btgt = 0;
+			int isjt = 0, br = 0;
+
 			pc = f->addr + off;
 			tgt = 0;
 			if (x86d_decode(buf + off, (size_t)(f->size - off), &x)) {
 				if (x.mrip)
 					tgt = pc + x.len + (uint64_t)x.mdisp;
+				if (x.kind == X86D_JCC || x.kind == X86D_JMP ||
+				    x.kind == X86D_CALL) {
+					br = 1;
+					btgt = pc + x.len + (uint64_t)x.disp;
+				}
 				off += x.len;
 			} else {
 				const uint8_t *p = buf + off;
@@ -577,13 +898,68 @@ references(struct datatab *t, struct elfobj *eo, const struct functab *ft,
 					    d->operands[j].mem.base == X86_REG_RIP)
 						tgt = pc + ci->size + (uint64_t)
 						    d->operands[j].mem.disp;
+				/* a direct branch or call */
+				if ((cs_insn_group(cs, ci, CS_GRP_JUMP) ||
+				    cs_insn_group(cs, ci, CS_GRP_CALL)) &&
+				    d->op_count == 1 &&
+				    d->operands[0].type == X86_OP_IMM) {
+					br = 1;
+					btgt = (uint64_t)d->operands[0].imm;
+				}
 				off += ci->size;
 			}
-			if (tgt != 0 && data_address(ft, tgt) &&
+			/* a branch or call out of the function, but to its
+			 * end within its padding (a NOP to BOLT): the
+			 * target's object, FUNCat0x<target> if none
+			 * (handleExternalReference) */
+			if (br && (btgt < f->addr || btgt - f->addr >= f->size) &&
+			    !(btgt == f->addr + f->size && f->size < f->maxsize)) {
+				global_symbol(t, ft, "FUNCat", btgt);
+				xgrow(&xr, &capxr, nxr + 2, sizeof(*xr));
+				xr[nxr++] = i;
+				xr[nxr++] = btgt;
+			}
+			/* a reference to code (handleAddressRef): into this
+			 * function, an entry point; out of it, an
+			 * interprocedural reference */
+			if (tgt != 0 && code_address(ft, tgt)) {
+				if (tgt - f->addr < f->size) {
+					if (tgt != f->addr)
+						entry_point(t, ft, tgt);
+				} else {
+					xgrow(&xr, &capxr, nxr + 2, sizeof(*xr));
+					xr[nxr++] = i;
+					xr[nxr++] = tgt;
+				}
+			}
+			/* the tables made at this instruction; the one it
+			 * names is no DATAat */
+			for (k = 0; k < njt; k++)
+				if (jt[k].site == ioff) {
+					jump_table(t, ft, f, &jt[k], done++);
+					isjt |= jt[k].addr == tgt;
+				}
+			if (tgt != 0 && !isjt && data_address(ft, tgt) &&
 			    datatab_find(t, tgt) == NULL)
 				global_symbol(t, ft, "DATAat", tgt);
 		}
 	}
+	/* processInterproceduralReferences (but from functions BOLT
+	 * ignores): a reference into another function is its entry */
+	for (k = 0; k < nxr; k += 2) {
+		const struct bfunc *tf = func_holding(ft, xr[k + 1]);
+
+		if (xr[k + 1] == 0 || tf == NULL || tf == &ft->f[xr[k]] ||
+		    (cd != NULL && cfgdis_get(cd, (size_t)xr[k])->ignored))
+			continue;
+		entry_point(t, ft, xr[k + 1]);
+	}
+	/* postProcessJumpTables: a table's entry in another fragment */
+	for (k = 0; k < nfe; k++)
+		entry_point(t, ft, fe[k]);
+	free(fe);
+	free(xr);
+	free(jt);
 	free(buf);
 	cs_free(ci, 1);
 	cs_close(&cs);
@@ -646,31 +1022,127 @@ fill_holes(struct datatab *t, const struct functab *ft)
 
 /* BinarySection::hash for an object without relocations in it: its size
  * and section name, then its bytes (none for a NOBITS section) */
-static uint64_t
-obj_hash(struct elfobj *eo, const struct fsec *sec, const struct dobj *o)
-{
-	uint64_t h, off = o->addr - sec->addr, n = o->size;
-	uint8_t *buf;
+/* BinarySection::hash of object o by section s (its own for the
+ * object hashed, and the same for the objects its relocations name, as
+ * BOLT calls itself), with its cache of hashes (an object reached again
+ * through a relocation is its hash so far) */
+struct hctx {
+	struct datatab	 *t;
+	struct elfobj	 *eo;
+	const struct functab *ft;
+	const struct dobj **co;
+	uint64_t	 *ch;
+	size_t		  n, capo, caph;
+};
 
-	h = hash_combine2(hash_int(o->size),
-	    hash_bytes((const uint8_t *)sec->name, strlen(sec->name)));
-	if (sec->type == SHT_NOBITS || off > sec->size)
-		n = 0;
-	else if (n > sec->size - off)
-		n = sec->size - off;
-	buf = xmalloc(n ? n : 1);
-	if (n > 0 && elfobj_read(eo, sec->offset + off, buf, n) == -1)
-		n = 0;
-	h = hash_combine2(h, hash_bytes(buf, n));
-	free(buf);
-	return h;
+static const uint8_t *
+sec_contents(struct hctx *h, int s, uint64_t *len)
+{
+	struct datatab *t = h->t;
+	const struct fsec *sec = &h->ft->secs[s];
+
+	*len = sec->type == SHT_NOBITS ? 0 : sec->size;
+	if (*len == 0)
+		return NULL;
+	if (t->secbuf[s] == NULL) {
+		t->secbuf[s] = xmalloc((size_t)*len);
+		if (elfobj_read(h->eo, sec->offset, t->secbuf[s],
+		    (size_t)*len) == -1)
+			memset(t->secbuf[s], 0, (size_t)*len);
+	}
+	return t->secbuf[s];
+}
+
+/* hash_value(Contents.substr(pos, n)) */
+static uint64_t
+hash_sub(const uint8_t *c, uint64_t len, uint64_t pos, uint64_t n)
+{
+	if (pos > len)
+		pos = len;
+	if (n > len - pos)
+		n = len - pos;
+	return hash_bytes(c != NULL ? c + pos : (const uint8_t *)"",
+	    (size_t)n);
+}
+
+static uint64_t
+obj_hash(struct hctx *h, int s, const struct dobj *o)
+{
+	const struct fsec *sec, *own;
+	const struct drel *r;
+	const uint8_t *c;
+	uint64_t hv, off, end, len, nx;
+	size_t i, me, b, e, nr, lo, hi, m;
+
+	for (i = 0; i < h->n; i++)
+		if (h->co[i] == o)
+			return h->ch[i];
+	sec = &h->ft->secs[s];
+	own = o->sec >= 0 ? &h->ft->secs[o->sec] : NULL;
+	hv = hash_combine2(hash_int(o->size), own != NULL ?
+	    hash_bytes((const uint8_t *)own->name, strlen(own->name)) :
+	    hash_bytes((const uint8_t *)"<absolute>", 10));
+	xgrow(&h->co, &h->capo, h->n + 1, sizeof(*h->co));
+	xgrow(&h->ch, &h->caph, h->n + 1, sizeof(*h->ch));
+	me = h->n++;
+	h->co[me] = o;
+	h->ch[me] = hv;
+	/* containsRange */
+	if (o->addr < sec->addr ||
+	    o->addr - sec->addr >= sec->size ||
+	    o->size > sec->size - (o->addr - sec->addr))
+		return hv;
+	c = sec_contents(h, s, &len);
+	off = o->addr - sec->addr;
+	end = off + o->size;
+	r = h->t->drel[s];
+	nr = h->t->ndrel[s];
+	for (lo = 0, hi = nr; lo < hi; ) {	/* lower_bound(off) */
+		m = lo + (hi - lo) / 2;
+		if (r[m].off < off)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	b = lo;
+	for (hi = nr; lo < hi; ) {		/* upper_bound(end) */
+		m = lo + (hi - lo) / 2;
+		if (r[m].off <= end)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	e = lo;
+	while (b != e) {
+		const struct drel *rel = &r[b++];
+
+		/* BOLT 19 reads the next relocation's offset, here as there:
+		 * past the last one, the end node's field, which is where
+		 * libstdc++ keeps the set's size */
+		nx = b < nr ? r[b].off : (uint64_t)nr;
+		hv = hash_combine2(hv, hash_sub(c, len, off, nx - off));
+		if (rel->to != NULL)
+			hv = hash_combine2(hv, obj_hash(h, s, rel->to));
+		off = rel->off + rel->size;
+	}
+	hv = hash_combine2(hv, hash_sub(c, len, off, end - off));
+	for (i = 0; i < h->n; i++)
+		if (h->co[i] == o)
+			h->ch[i] = hv;
+	return hv;
 }
 
 /* generateSymbolHashes */
 static void
 hash_names(struct datatab *t, struct elfobj *eo, const struct functab *ft)
 {
+	struct hctx h;
 	size_t i;
+
+	memset(&h, 0, sizeof(h));
+	h.t = t;
+	h.eo = eo;
+	h.ft = ft;
 
 	for (i = 0; i < t->n; i++) {
 		struct dobj *o = t->o[i];
@@ -678,23 +1150,33 @@ hash_names(struct datatab *t, struct elfobj *eo, const struct functab *ft)
 		char nm[64];
 		size_t pre;
 
-		if (!internal_name(o->name) || o->size == 0 || o->sec < 0)
+		if (!internal_name(o->name))
+			continue;
+		/* a name of its own (a jump table's) goes first */
+		if (o->alias != NULL) {
+			o->name = o->alias;
+			continue;
+		}
+		if (o->size == 0 || o->sec < 0)
 			continue;
 		x = strstr(o->name, "0x");
 		pre = x != NULL ? (size_t)(x - o->name) : strlen(o->name);
+		h.n = 0;
 		snprintf(nm, sizeof(nm), "%.*s_%llx", (int)pre, o->name,
-		    (unsigned long long)obj_hash(eo, &ft->secs[o->sec], o));
+		    (unsigned long long)obj_hash(&h, o->sec, o));
 		if (by_name(t, nm) != NULL)
 			continue;	/* a collision: the name stays */
 		o->name = keep(t, xstrdup(nm));
 		set_name(t, o->name, o);
 		t->nhashed++;
 	}
+	free(h.co);
+	free(h.ch);
 }
 
 int
 datatab_load(struct datatab *t, struct elfobj *eo, const struct functab *ft,
-    char *err, size_t errlen)
+    struct cfgdis *cd, char *err, size_t errlen)
 {
 	size_t i;
 
@@ -710,14 +1192,26 @@ datatab_load(struct datatab *t, struct elfobj *eo, const struct functab *ft,
 		else
 			add(t, ft, r->name, r->addr, r->size);
 	}
+	t->drel = xcalloc(ft->nsecs + 1, sizeof(*t->drel));
+	t->ndrel = xcalloc(ft->nsecs + 1, sizeof(*t->ndrel));
+	t->capdrel = xcalloc(ft->nsecs + 1, sizeof(*t->capdrel));
+	t->secbuf = xcalloc(ft->nsecs + 1, sizeof(*t->secbuf));
+	t->nsecs = ft->nsecs;
 	/* after discoverFileObjects: processRelocations, then the
 	 * disassembly, then postProcessSymbolTable */
-	if (ft->has_relocs)
+	if (ft->has_relocs) {
+		read_dyn(t, eo);
 		relocations(t, eo, ft);
-	if (references(t, eo, ft, err, errlen) == -1) {
+		for (i = 0; i < ft->nsecs; i++)
+			if (t->ndrel[i] > 1)
+				qsort(t->drel[i], t->ndrel[i],
+				    sizeof(*t->drel[i]), drelcmp);
+	}
+	if (references(t, eo, ft, cd, err, errlen) == -1) {
 		datatab_free(t);
 		return -1;
 	}
+	table_sizes(t);
 	fill_holes(t, ft);
 	hash_names(t, eo, ft);
 	if (t->n > UINT32_MAX - 1)
@@ -763,5 +1257,15 @@ datatab_free(struct datatab *t)
 	for (i = 0; i < t->nstrs; i++)
 		free(t->strs[i]);
 	free(t->strs);
+	free(t->jts);
+	for (i = 0; i < t->nsecs; i++) {
+		free(t->drel[i]);
+		free(t->secbuf[i]);
+	}
+	free(t->drel);
+	free(t->ndrel);
+	free(t->capdrel);
+	free(t->secbuf);
+	free(t->dyn);
 	memset(t, 0, sizeof(*t));
 }

@@ -19,6 +19,9 @@
 struct dobj {
 	uint64_t	 addr, size;
 	const char	*name;		/* as BOLT names it (its first name) */
+	const char	*alias;		/* its first name not BOLT's own
+					 * (SYMBOLat...): a jump table's */
+	int		 jt;		/* a jump table starts there */
 	struct dobj	*parent;	/* the top-level object holding it */
 	int		 sec;		/* index into functab.secs, -1: none */
 	uint32_t	 idx;		/* its index in datatab.o */
@@ -36,12 +39,32 @@ struct datatab {
 	char		**strs;
 	size_t		  nstrs, capstrs;
 	size_t		  nholes, nhashed;
+	struct djt {			/* the jump tables made */
+		size_t		 fi;	/* by function fi */
+		uint64_t	 addr, size;
+	}		 *jts;
+	size_t		  njts, capjts;
+	/* per section (functab.secs): its relocations from data to code,
+	 * by offset; its contents, read when hashed */
+	struct drel {
+		uint64_t	 off;
+		uint32_t	 size;
+		size_t		 seq;
+		struct dobj	*to;	/* the object it names, or NULL */
+	}		**drel;
+	size_t		 *ndrel, *capdrel, nsecs;
+	uint8_t		**secbuf;
+	uint64_t	 *dyn;		/* dynamic relocations' addresses */
+	size_t		  ndyn;
 };
 
+struct cfgdis;
 /* the data objects of eo, whose function table (with its registrations)
- * is ft; -1 with a message in err */
+ * is ft, with the jump tables of cd's disassembly (NULL: none); -1 with
+ * a message in err */
 int	 datatab_load(struct datatab *, struct elfobj *eo,
-	    const struct functab *ft, char *err, size_t errlen);
+	    const struct functab *ft, struct cfgdis *cd, char *err,
+	    size_t errlen);
 /* the object holding a, as getBinaryDataContainingAddress finds it, or
  * NULL */
 const struct dobj *datatab_find(const struct datatab *, uint64_t a);

@@ -95,6 +95,8 @@ x86_operands(const cs_insn *ci, struct insn *in)
 			in->mindex = (uint16_t)x->operands[k].mem.index;
 			in->mscale = (uint8_t)x->operands[k].mem.scale;
 			in->mdisp = x->operands[k].mem.disp;
+			in->mseg = x->operands[k].mem.segment !=
+			    X86_REG_INVALID;
 			break;
 		}
 }
@@ -198,6 +200,10 @@ x86_jump_table(struct fbuild *b, long k, uint64_t *tabaddr, int *pic)
 
 	*pic = 0;
 	detail(b, k);
+	/* a segment on the memory operand (notrack's 3e prefix reads as
+	 * %ds): X86MCPlusBuilder::analyzeIndirectBranch knows no table */
+	if (j->hasmem && j->mseg)
+		return IB_UNKNOWN;
 	if (j->hasmem) {
 		/* jmp *disp(,%idx,8) */
 		if ((j->mbase == X86_REG_INVALID) && j->mindex != X86_REG_INVALID &&
@@ -224,6 +230,8 @@ x86_jump_table(struct fbuild *b, long k, uint64_t *tabaddr, int *pic)
 	if ((wi = writer_of(b, k, j->dreg)) < 0)
 		return IB_UNKNOWN;
 	w = &b->in[wi];
+	if (w->hasmem && w->mseg)
+		return IB_UNKNOWN;
 	if (w->id == X86_INS_MOV && w->hasmem && w->mbase == X86_REG_INVALID &&
 	    w->mindex != X86_REG_INVALID && w->mscale == 8) {
 		*tabaddr = (uint64_t)w->mdisp;
@@ -241,6 +249,7 @@ x86_jump_table(struct fbuild *b, long k, uint64_t *tabaddr, int *pic)
 			w2 = &b->in[o ? yi : xi];	/* the load */
 			w3 = &b->in[o ? xi : yi];	/* the lea */
 			if (w2->id == X86_INS_MOVSXD && w2->hasmem &&
+			    !w2->mseg && !w3->mseg &&
 			    w2->mbase == w3->dreg && w2->mscale == 4 &&
 			    w2->mdisp == 0 && w3->id == X86_INS_LEA &&
 			    w3->hasmem && w3->mbase == X86_REG_RIP &&

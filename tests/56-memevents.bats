@@ -3,8 +3,9 @@
 # sample's data address, preagg -M writes the samples of memory events
 # (mem-loads) of the selected binaries as a profpipe-mem(5) stream, and
 # fdatawrite -M names each sample's function and data object as
-# perf2bolt-19 does (DataAggregator::processMemEvents, BOLT's
-# BinaryData).  Compared with perf2bolt-19 -p on perf.data files that
+# perf2bolt-19 does (DataAggregator::processMemEvents, BOLT's BinaryData:
+# symbols, SYMBOLat, DATAat, FUNCat, jump tables, entry points, holes and
+# their hashes).  Compared with perf2bolt-19 -p on perf.data files that
 # mkperfdata writes (every byte of the program's data and code as a
 # sampled address) and on real recordings (perf record -d, page faults
 # of the programs, named mem-loads as perf mem's event is); the data
@@ -15,11 +16,20 @@ load common
 setup_file() {
 	local d="$BATS_FILE_TMPDIR" L=/usr/lib/llvm-19/bin
 	cd "$d" || return 1
-	# relocations kept (clang: SYMBOLat and DATAat objects), none
-	# (gcc: .LC string labels), a PIE
+	# relocations kept (clang: SYMBOLat and DATAat objects, a jump
+	# table named over its SYMBOLat), none (gcc: .LC string labels, a
+	# jump table of its own), a PIE (a PIC table over its DATAat), gcc's
+	# notrack jumps (-fcf-protection: through no table BOLT knows)
 	$L/clang -O2 -fno-pie -no-pie -Wl,--emit-relocs -o memc "$TOP/tests/data/fdatawrite/mem.c"
 	cc -O2 -fno-pie -no-pie -o memg "$TOP/tests/data/fdatawrite/mem.c"
 	$L/clang -O2 -fPIE -pie -o memp "$TOP/tests/data/fdatawrite/mem.c"
+	cc -O2 -fno-pie -no-pie -fcf-protection=full -Wl,--emit-relocs -o memn "$TOP/tests/data/fdatawrite/mem.c"
+	# a PIE with relocations, packed (RELR) dynamic ones: no SYMBOLat
+	# where a dynamic relocation is
+	cc -O2 -fPIE -pie -Wl,--emit-relocs -Wl,-z,pack-relative-relocs -o memr "$TOP/tests/data/fdatawrite/mem.c"
+	# gcc's cold fragments: branches back into their parent (FUNCat), a
+	# split jump table's entries in op.cold (__ENTRY_)
+	cc -O2 -Wl,--emit-relocs -o split "$TOP/tests/data/fdatawrite/split.c"
 }
 
 setup() {
@@ -78,7 +88,7 @@ ours() {
 }
 
 @test "memory events: the data objects of the test programs are llvm-bolt-19's (--print-globals)" {
-	for b in memc memg memp; do
+	for b in memc memg memp memn memr split; do
 		"$LLVM_BIN/llvm-bolt" "$D/$b" -o /dev/null --print-globals > g.txt 2>&1
 		python3 - g.txt <<'EOF' > want
 import re, sys
@@ -94,10 +104,17 @@ EOF
 	done
 	grep -q '^SYMBOLat0x' <(datatest list "$D/memc")
 	grep -q '^DATAat0x' <(datatest list "$D/memc")
+	grep -q '^FUNCat0x' <(datatest list "$D/split")
+	grep -q '^__ENTRY_op.cold/1@0x' <(datatest list "$D/split")
+	for b in memc memg memp; do
+		grep -q '^JUMP_TABLE/step[^ ]*\.0 ' <(datatest list "$D/$b")
+	done
+	run grep -c '^JUMP_TABLE/' <(datatest list "$D/memn")
+	[ "$output" = 0 ]
 }
 
 @test "memory events: every byte of the test programs sampled, with branch stacks: the whole fdata is perf2bolt-19's" {
-	for b in memc memg; do
+	for b in memc memg memn; do
 		probe "$D/$b"
 		mkperfdata -o p.data p.events
 		"$LLVM_BIN/perf2bolt" -p p.data -o a.fdata "$D/$b" > a.log 2>&1
@@ -106,6 +123,7 @@ EOF
 		n=$(grep -c '^4 ' a.s)
 		echo "$b: $n memory lines, $(grep -vc '^4 ' a.s) others"
 		[ "$n" -ge 1000 ]
+		[ "$b" = memn ] || grep -q '^4 .* 4 JUMP_TABLE/' a.s
 		[ "$(grep -vc '^4 ' a.s)" -ge 20 ]
 		# both forms of the pre-aggregated profile
 		ours "$D/$b" p.data --legacy > f.s

@@ -298,7 +298,7 @@ load_dt(struct ctx *c)
 
 	if (c->dtloaded)
 		return;
-	if (datatab_load(&c->dt, &c->bin.eo, &c->bin.ft, err,
+	if (datatab_load(&c->dt, &c->bin.eo, &c->bin.ft, c->cd, err,
 	    sizeof(err)) == -1)
 		errx(1, "%s", err);
 	c->dtloaded = 1;

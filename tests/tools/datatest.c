@@ -14,6 +14,7 @@
 #include "util.h"
 #include "elfobj.h"
 #include "functab.h"
+#include "cfg.h"
 #include "datatab.h"
 
 int
@@ -22,6 +23,7 @@ main(int argc, char *argv[])
 	struct elfobj eo;
 	struct functab ft;
 	struct datatab dt;
+	struct cfgdis *cd;
 	char err[512];
 	size_t i;
 
@@ -32,7 +34,8 @@ main(int argc, char *argv[])
 	}
 	if (elfobj_open(&eo, argv[2], err, sizeof(err)) == -1 ||
 	    functab_load(&ft, &eo, err, sizeof(err)) == -1 ||
-	    datatab_load(&dt, &eo, &ft, err, sizeof(err)) == -1)
+	    (cd = cfgdis_open(&eo, &ft, err, sizeof(err))) == NULL ||
+	    datatab_load(&dt, &eo, &ft, cd, err, sizeof(err)) == -1)
 		errx(1, "%s", err);
 	for (i = 0; i < dt.n; i++) {
 		const struct dobj *o = dt.o[i], *p;
@@ -44,6 +47,7 @@ main(int argc, char *argv[])
 		    (unsigned long long)(o->addr + o->size), depth);
 	}
 	datatab_free(&dt);
+	cfgdis_close(cd);
 	functab_free(&ft);
 	elfobj_close(&eo);
 	return 0;

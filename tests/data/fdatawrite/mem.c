@@ -5,9 +5,8 @@
  * and static arrays and scalars (.data, .bss), a struct array with
  * fields, constant tables and floating-point constants (.rodata), string
  * literals the symbol table does not name, pointers to them (relocated
- * data), a thread-local, calls through the PLT.  No switch: its jump
- * table would be an object these tests leave out (fdatawrite(1),
- * CAVEATS).  Deterministic output.
+ * data), a thread-local, calls through the PLT, a switch whose jump
+ * table BOLT names (JUMP_TABLE/step.0).  Deterministic output.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,12 +25,32 @@ struct pt {
 } pts[16] = { { 1, 2, 3 }, { 4, 5, 6 } };
 __thread int tls_v;
 
+/* a switch dense enough for a jump table, whose loads the samples hit */
+static __attribute__((noinline)) long
+step(long k, long x)
+{
+	switch (k & 15) {
+	case 0: return x + 1;
+	case 1: return x * 3;
+	case 2: return x ^ 0x55;
+	case 3: return x - 7;
+	case 4: return x << 1;
+	case 5: return x >> 1;
+	case 6: return x * x;
+	case 7: return ~x;
+	case 8: return x + lut[x & 63];
+	case 9: return x - table[x & 1023];
+	default: return x;
+	}
+}
+
 static __attribute__((noinline)) long
 walk(long n)
 {
 	long i, s = 0;
 
 	for (i = 0; i < n; i++) {
+		s = step(i, s) & 0xffffff;
 		s += table[(i * 7) & 1023] + lut[i & 63];
 		sbuf[i % 300] += (int)s;
 		pts[i & 15].w += pts[(i + 1) & 15].x;
