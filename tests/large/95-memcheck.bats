@@ -20,7 +20,7 @@
 load ../common
 
 L=/usr/lib/llvm-19/bin
-VG="valgrind --tool=memcheck --error-exitcode=99 --track-origins=yes --quiet"
+VG="valgrind --tool=memcheck --error-exitcode=99 --track-origins=yes --quiet --suppressions=$TOP/tests/data/valgrind/ldso.supp"
 F="$PROFPIPE_FASTBIN"
 
 setup_file() {
