@@ -81,9 +81,9 @@ hashInteger(std::string &s, uint64_t v)
 	}
 }
 
-} // namespace
-
-struct mcx86 {
+// one target's MC layer: what both architectures' hashing decodes and
+// prints with, set up by mc_setup
+struct MCLayer {
 	Triple			 triple;
 	const Target		*target = nullptr;
 	std::unique_ptr<MCRegisterInfo> mri;
@@ -94,6 +94,53 @@ struct mcx86 {
 	std::unique_ptr<MCDisassembler> dis;
 	std::unique_ptr<MCInstrAnalysis> mia;
 	std::unique_ptr<MCInstPrinter> printer;
+};
+
+// m's MC layer for target ARCH (registered by the caller's
+// LLVMInitialize* calls) of triple TRIPLE, as ObjectFile::makeTriple
+// gives an ELF file of it, with subtarget features FEATURES; NAME in the
+// messages
+static bool
+mc_setup(MCLayer &m, const char *triple, const char *arch,
+    const char *features, const char *name, char *err, size_t errlen)
+{
+	std::string e;
+
+	m.triple = Triple(triple);
+	m.triple.setObjectFormat(Triple::ELF);
+	m.target = TargetRegistry::lookupTarget(arch, m.triple, e);
+	if (m.target == nullptr) {
+		snprintf(err, errlen, "LLVM: no %s target: %s", name, e.c_str());
+		return false;
+	}
+	const std::string tn = m.triple.str();
+	m.mri.reset(m.target->createMCRegInfo(tn));
+	if (m.mri)
+		m.mai.reset(m.target->createMCAsmInfo(*m.mri, tn,
+		    MCTargetOptions()));
+	m.sti.reset(m.target->createMCSubtargetInfo(tn, "", features));
+	m.mii.reset(m.target->createMCInstrInfo());
+	if (!m.mri || !m.mai || !m.sti || !m.mii) {
+		snprintf(err, errlen, "LLVM: cannot set up the %s MC layer", name);
+		return false;
+	}
+	m.ctx.reset(new MCContext(m.triple, m.mai.get(), m.mri.get(),
+	    m.sti.get()));
+	m.dis.reset(m.target->createMCDisassembler(*m.sti, *m.ctx));
+	m.mia.reset(m.target->createMCInstrAnalysis(m.mii.get()));
+	m.printer.reset(m.target->createMCInstPrinter(m.triple,
+	    m.mai->getAssemblerDialect(), *m.mai, *m.mii, *m.mri));
+	if (!m.dis || !m.mia || !m.printer) {
+		snprintf(err, errlen, "LLVM: no %s disassembler, analysis "
+		    "or printer", name);
+		return false;
+	}
+	return true;
+}
+
+} // namespace
+
+struct mcx86 : MCLayer {
 	Opcodes			 op;
 	std::vector<bool>	 nop;		// X86::isNOP
 	unsigned		 pc = 0;	// the program counter register
@@ -246,42 +293,14 @@ extern "C" struct mcx86 *
 mcx86_open(char *err, size_t errlen)
 {
 	std::unique_ptr<mcx86> m(new mcx86);
-	std::string e;
 	unsigned i;
 
 	LLVMInitializeX86TargetInfo();
 	LLVMInitializeX86TargetMC();
 	LLVMInitializeX86Disassembler();
-	// what ObjectFile::makeTriple gives an x86-64 ELF file
-	m->triple = Triple("x86_64--");
-	m->triple.setObjectFormat(Triple::ELF);
-	m->target = TargetRegistry::lookupTarget("x86-64", m->triple, e);
-	if (m->target == nullptr) {
-		snprintf(err, errlen, "LLVM: no x86-64 target: %s", e.c_str());
+	if (!mc_setup(*m, "x86_64--", "x86-64", "+nopl", "x86-64", err,
+	    errlen))
 		return nullptr;
-	}
-	const std::string tn = m->triple.str();
-	m->mri.reset(m->target->createMCRegInfo(tn));
-	if (m->mri)
-		m->mai.reset(m->target->createMCAsmInfo(*m->mri, tn,
-		    MCTargetOptions()));
-	m->sti.reset(m->target->createMCSubtargetInfo(tn, "", "+nopl"));
-	m->mii.reset(m->target->createMCInstrInfo());
-	if (!m->mri || !m->mai || !m->sti || !m->mii) {
-		snprintf(err, errlen, "LLVM: cannot set up the x86-64 MC layer");
-		return nullptr;
-	}
-	m->ctx.reset(new MCContext(m->triple, m->mai.get(), m->mri.get(),
-	    m->sti.get()));
-	m->dis.reset(m->target->createMCDisassembler(*m->sti, *m->ctx));
-	m->mia.reset(m->target->createMCInstrAnalysis(m->mii.get()));
-	m->printer.reset(m->target->createMCInstPrinter(m->triple,
-	    m->mai->getAssemblerDialect(), *m->mai, *m->mii, *m->mri));
-	if (!m->dis || !m->mia || !m->printer) {
-		snprintf(err, errlen, "LLVM: no x86-64 disassembler, analysis "
-		    "or printer");
-		return nullptr;
-	}
 	m->dis->setSymbolizer(std::make_unique<Symbolizer>(m.get()));
 	m->pc = m->mri->getProgramCounter();
 	Opcodes &o = m->op;
@@ -513,17 +532,7 @@ mcx86_hash_value(uint64_t v)
 // getTargetExprFor).  hashInteger, opcodeByName and hashString are the
 // x86-64 part's.
 
-struct mca64 {
-	Triple			 triple;
-	const Target		*target = nullptr;
-	std::unique_ptr<MCRegisterInfo> mri;
-	std::unique_ptr<MCAsmInfo> mai;
-	std::unique_ptr<MCSubtargetInfo> sti;
-	std::unique_ptr<MCInstrInfo> mii;
-	std::unique_ptr<MCContext> ctx;
-	std::unique_ptr<MCDisassembler> dis;
-	std::unique_ptr<MCInstrAnalysis> mia;
-	std::unique_ptr<MCInstPrinter> printer;
+struct mca64 : MCLayer {
 	unsigned		 HINT = 0, ADR = 0, ADRP = 0, TBZW = 0,
 				 TBZX = 0, TBNZW = 0, TBNZX = 0;
 	std::vector<mca64_sym>	 refs;		// of the instruction
@@ -577,41 +586,13 @@ extern "C" struct mca64 *
 mca64_open(char *err, size_t errlen)
 {
 	std::unique_ptr<mca64> m(new mca64);
-	std::string e;
 
 	LLVMInitializeAArch64TargetInfo();
 	LLVMInitializeAArch64TargetMC();
 	LLVMInitializeAArch64Disassembler();
-	// what ObjectFile::makeTriple gives an AArch64 ELF file
-	m->triple = Triple("aarch64--");
-	m->triple.setObjectFormat(Triple::ELF);
-	m->target = TargetRegistry::lookupTarget("aarch64", m->triple, e);
-	if (m->target == nullptr) {
-		snprintf(err, errlen, "LLVM: no AArch64 target: %s", e.c_str());
+	if (!mc_setup(*m, "aarch64--", "aarch64", "+all", "AArch64", err,
+	    errlen))
 		return nullptr;
-	}
-	const std::string tn = m->triple.str();
-	m->mri.reset(m->target->createMCRegInfo(tn));
-	if (m->mri)
-		m->mai.reset(m->target->createMCAsmInfo(*m->mri, tn,
-		    MCTargetOptions()));
-	m->sti.reset(m->target->createMCSubtargetInfo(tn, "", "+all"));
-	m->mii.reset(m->target->createMCInstrInfo());
-	if (!m->mri || !m->mai || !m->sti || !m->mii) {
-		snprintf(err, errlen, "LLVM: cannot set up the AArch64 MC layer");
-		return nullptr;
-	}
-	m->ctx.reset(new MCContext(m->triple, m->mai.get(), m->mri.get(),
-	    m->sti.get()));
-	m->dis.reset(m->target->createMCDisassembler(*m->sti, *m->ctx));
-	m->mia.reset(m->target->createMCInstrAnalysis(m->mii.get()));
-	m->printer.reset(m->target->createMCInstPrinter(m->triple,
-	    m->mai->getAssemblerDialect(), *m->mai, *m->mii, *m->mri));
-	if (!m->dis || !m->mia || !m->printer) {
-		snprintf(err, errlen, "LLVM: no AArch64 disassembler, analysis "
-		    "or printer");
-		return nullptr;
-	}
 	m->HINT = opcodeByName(*m->mii, "HINT");
 	m->ADR = opcodeByName(*m->mii, "ADR");
 	m->ADRP = opcodeByName(*m->mii, "ADRP");
