@@ -306,14 +306,43 @@ pawalk_end(struct pawalk *w)
 	w->nheld = w->capheld = 0;
 }
 
+/* with several binaries, a bare address names none of them: the stream
+ * must carry build-id locations (preagg with several -b writes them) */
+static void
+check_located(const struct pa_reader *r, const struct pa_entry *e)
+{
+	int k;
+
+	for (k = 0; k < e->nloc; k++)
+		if (e->loc[k].obj == PA_OBJ_SELF &&
+		    e->loc[k].addr < PA_FT_EXTERNAL_RETURN)
+			lr_errx(&r->lr, "a bare address (%llx) with several "
+			    "binaries: expected build-id locations "
+			    "(buildid:address, as preagg with several -b "
+			    "writes them)", (unsigned long long)e->loc[k].addr);
+}
+
+void
+pawalk_run_many(struct pawalk *const *ws, size_t n, struct pa_reader *r)
+{
+	struct pa_entry e;
+	size_t i;
+
+	while (pa_next(r, &e)) {
+		if (n > 1)
+			check_located(r, &e);
+		for (i = 0; i < n; i++)
+			pawalk_entry(ws[i], &e);
+	}
+	/* the entries whose reading waits for the stream's form */
+	for (i = 0; i < n; i++)
+		pawalk_end(ws[i]);
+}
+
 void
 pawalk_run(struct pawalk *w)
 {
-	struct pa_entry e;
-
-	while (pa_next(w->r, &e))
-		pawalk_entry(w, &e);
-	pawalk_end(w);
+	pawalk_run_many(&w, 1, w->r);
 }
 
 void

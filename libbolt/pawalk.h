@@ -99,6 +99,10 @@ struct pawalk {
 
 /* every entry of w->r, then pawalk_end */
 void	 pawalk_run(struct pawalk *);
+/* one pass over r for several walkers (one per binary): each entry to
+ * every walker, each keeping what is in its binary, then pawalk_end on
+ * each; with more than one, a bare address is an error on its line */
+void	 pawalk_run_many(struct pawalk *const *, size_t, struct pa_reader *);
 /* one entry (a held one later, at pawalk_end) */
 void	 pawalk_entry(struct pawalk *, const struct pa_entry *);
 /* the end of the stream: the held entries, read in its form */

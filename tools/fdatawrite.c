@@ -576,29 +576,13 @@ report(struct ctx *c, int verbose, int quiet, int multi)
 		    c->dt.nholes, c->dt.nhashed);
 }
 
-/* with several binaries, a bare address names none of them: the stream
- * must carry build-id locations (preagg with several -b writes them) */
-static void
-check_located(const struct pa_reader *r, const struct pa_entry *e)
-{
-	int k;
-
-	for (k = 0; k < e->nloc; k++)
-		if (e->loc[k].obj == PA_OBJ_SELF &&
-		    e->loc[k].addr < PA_FT_EXTERNAL_RETURN)
-			lr_errx(&r->lr, "a bare address (%llx) with several "
-			    "binaries: expected build-id locations "
-			    "(buildid:address, as preagg with several -b "
-			    "writes them)", (unsigned long long)e->loc[k].addr);
-}
-
 int
 main(int argc, char **argv)
 {
 	struct ctx *cs;
 	struct binlist bl;
 	struct pa_reader r;
-	struct pa_entry e;
+	struct pawalk **ws;
 	struct output out;
 	const char *outpath = NULL, *dir = NULL, *in, **memfiles = NULL;
 	size_t nmemfiles = 0, i, n;
@@ -680,15 +664,11 @@ main(int argc, char **argv)
 	}
 	/* one pass: each entry to every binary's walker, each keeping
 	 * what is in its binary (as separate runs would) */
-	while (pa_next(&r, &e)) {
-		if (multi)
-			check_located(&r, &e);
-		for (i = 0; i < n; i++)
-			pawalk_entry(&cs[i].w, &e);
-	}
-	/* the entries whose reading waits for the stream's form */
+	ws = xcalloc(n, sizeof(*ws));
 	for (i = 0; i < n; i++)
-		pawalk_end(&cs[i].w);
+		ws[i] = &cs[i].w;
+	pawalk_run_many(ws, n, &r);
+	free(ws);
 	for (i = 0; i < n; i++)
 		ft_lines(&cs[i]);
 	for (i = 0; i < nmemfiles; i++)

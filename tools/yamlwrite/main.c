@@ -451,22 +451,6 @@ ctx_close(struct ctx *c, int verbose, int quiet, int multi)
 	boltbin_close(&c->bin);
 }
 
-/* with several binaries, a bare address names none of them: the stream
- * must carry build-id locations (preagg with several -b writes them) */
-static void
-check_located(const struct pa_reader *r, const struct pa_entry *e)
-{
-	int k;
-
-	for (k = 0; k < e->nloc; k++)
-		if (e->loc[k].obj == PA_OBJ_SELF &&
-		    e->loc[k].addr < PA_FT_EXTERNAL_RETURN)
-			lr_errx(&r->lr, "a bare address (%llx) with several "
-			    "binaries: expected build-id locations "
-			    "(buildid:address, as preagg with several -b "
-			    "writes them)", (unsigned long long)e->loc[k].addr);
-}
-
 /* any binaries: the profiles on the graphs of cfgdis, from one pass
  * over the input, each entry to every binary's walker, each keeping
  * what is in its binary (as separate runs would) */
@@ -475,7 +459,7 @@ run_graph(struct opts *o)
 {
 	struct ctx *cs;
 	struct pa_reader r;
-	struct pa_entry e;
+	struct pawalk **ws;
 	size_t i, n = o->bins.n;
 	int multi = n > 1;
 
@@ -486,15 +470,11 @@ run_graph(struct opts *o)
 	if (pa_open(&r, o->in) == -1) {
 		prog_open_error(o->in);
 	}
-	while (pa_next(&r, &e)) {
-		if (multi)
-			check_located(&r, &e);
-		for (i = 0; i < n; i++)
-			pawalk_entry(&cs[i].w, &e);
-	}
-	/* the entries whose reading waits for the stream's form */
+	ws = xcalloc(n, sizeof(*ws));
 	for (i = 0; i < n; i++)
-		pawalk_end(&cs[i].w);
+		ws[i] = &cs[i].w;
+	pawalk_run_many(ws, n, &r);
+	free(ws);
 	if (o->dir != NULL)
 		binlist_mkdir(o->dir);
 	for (i = 0; i < n; i++) {
