@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # perfdecode against perf script 6.1 on the same files: real cpu-clock
 # recordings (file, pipe, zstd, --threads) and synthetic branch-stack
-# files from tests/data/perfdecode/genperf.py (no LBR hardware here).
+# files (no LBR hardware here): random streams from
+# tests/data/perfdecode/randev.pl written by mkperfdata (gen below).
 # perf's output goes through tests/data/perfdecode/perf2events.pl, which
 # changes spacing and number notation only.  perf script sorts samples
 # by time and perfdecode keeps file order, so both sides are sorted.
@@ -11,7 +12,7 @@ load common
 PD="$DATA/perfdecode"
 
 setup_file() {
-	need_tool perf cc python3 perl || return 1
+	need_tool perf cc perl || return 1
 	cd "$BATS_FILE_TMPDIR" || return 1
 	cat > busy.c <<'EOF'
 #include <stdlib.h>
@@ -37,7 +38,7 @@ EOF
 	perf record -q -z -e cpu-clock -c 100000 -o z.data ./busy $n 2>/dev/null
 	perf record -q --threads -e cpu-clock -c 100000 -o thr.data \
 	    ./busy $n 2>/dev/null
-	python3 "$PD/genperf.py" -o lbr.data --samples 400 --branches 16
+	gen -o lbr.data --samples 400 --branches 16
 }
 
 setup() {
@@ -64,8 +65,23 @@ our_view() {
 	perfdecode "$@" | grep -v -e '^#' -e '^buildid ' | sort
 }
 
+# gen -o FILE [randev.pl options] [mkperfdata options]: a perf.data file
+# of random samples, written with branch types and cycles, build-ids in
+# MMAP2 when the stream has one, a FINISHED_ROUND every 17 samples; the
+# stream is kept as FILE.ev
 gen() {
-	python3 "$PD/genperf.py" "$@"
+	local out= ev=() mk=()
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-o) out=$2; shift ;;
+		--samples|--branches|--lost|--seed) ev+=("$1" "$2"); shift ;;
+		--two|--buildid|--addr) ev+=("$1") ;;
+		*) mk+=("$1") ;;
+		esac
+		shift
+	done
+	perl "$PD/randev.pl" "${ev[@]}" > "$out.ev"
+	mkperfdata -q -T -M -Y -r 17 "${mk[@]}" -o "$out" "$out.ev"
 }
 
 @test "perfdecode: --help and --version" {
@@ -176,27 +192,27 @@ gen() {
 	[ -s got ]
 	same_file want got
 	# pipe mode: HEADER_BUILD_ID records, both byte orders
-	gen -o pb.data --pipe --buildid --samples 5
+	gen -o pb.data -p --buildid --samples 5
 	perf buildid-list -i pb.data > want
 	perfdecode -k buildid pb.data | grep '^buildid ' | cut -d' ' -f3- > got
 	same_file want got
 	perfdecode -k buildid pb.data | grep -qx 'buildid 4242 0102030405060708090a0b0c0d0e0f1011121314 /tmp/bench'
-	gen -o pbe.data --pipe --be --buildid --samples 5
+	gen -o pbe.data -p -B --buildid --samples 5
 	perfdecode -k buildid pbe.data | grep -qx 'buildid 4242 0102030405060708090a0b0c0d0e0f1011121314 /tmp/bench'
 }
 
 @test "perfdecode: branch stacks, little and big endian, HW_INDEX, two events" {
 	need_tool perf
 	local v
-	for v in "" "--be" "--hw-index" "--two" "--be --hw-index --two" \
-	    "--buildid" "--be --buildid" "--no-features"; do
+	for v in "" "-B" "-H" "--two" "-B -H --two" \
+	    "--buildid" "-B --buildid" "-n"; do
 		# shellcheck disable=SC2086
 		gen -o t.data --samples 300 --branches 12 $v
 		perf_view t.data -F pid,tid,time,event,ip,brstack \
 		    --show-mmap-events --show-task-events > want
 		our_view t.data > got
 		echo "variant '$v'"
-		if [[ "$v" == *--be* ]]; then
+		if [[ "$v" == *-B* ]]; then
 			# perf 6.1 does not swap MMAP2 prot and flags in
 			# big-endian files (prints ---p): compare without
 			grep -q '^mmap .* r-xp ' got
@@ -205,7 +221,7 @@ gen() {
 		[ "$(grep -c '^sample .* .*/.*/' got)" -gt 150 ]
 		same_file want got
 	done
-	# the build-id form of MMAP2 (genperf.py writes bytes 01..14)
+	# the build-id form of MMAP2 (randev.pl's are bytes 01..14)
 	gen -o t.data --buildid
 	perfdecode t.data | grep -qx 'mmap 4242 4242 1000000001 400000 2000 0 r-xp 0102030405060708090a0b0c0d0e0f1011121314 /tmp/bench'
 	perfdecode t.data | grep -qx 'buildid 4242 0102030405060708090a0b0c0d0e0f1011121314 /tmp/bench'
@@ -218,7 +234,7 @@ gen() {
 @test "perfdecode: branch stacks in pipe mode (perf needs -G)" {
 	need_tool perf
 	local v
-	for v in "--pipe" "--pipe --hw-index" "--pipe --two"; do
+	for v in "-p" "-p -H" "-p --two"; do
 		# shellcheck disable=SC2086
 		gen -o t.data --samples 200 $v
 		perf_view t.data -G -F pid,tid,time,event,ip,brstack > want
@@ -229,12 +245,12 @@ gen() {
 	# perf 6.1 leaves needs_swap unset for big-endian pipe files and
 	# prints every branch flag as -: compare from/to only there, and
 	# the flags against the same file in file mode
-	gen -o t.data --samples 200 --pipe --be
+	gen -o t.data --samples 200 -p -B
 	perf script -i t.data -G --ns -F pid,tid,time,event,ip,brstack |
 	    perl "$PD/perf2events.pl" --noflags | sort > want
 	our_view -k sample t.data | sed -E 's#(/[0-9a-f]+)/[MP-](/[A-Z_]+)?#\1#g' > got
 	same_file want got
-	gen -o fm.data --samples 200 --be
+	gen -o fm.data --samples 200 -B
 	our_view -k sample fm.data > want
 	our_view -k sample t.data > got
 	same_file want got
@@ -337,8 +353,8 @@ EOF
 	# stack; REGS_USER STACK_USER WEIGHT DATA_SRC TRANSACTION REGS_INTR
 	# PHYS_ADDR CGROUP and the page sizes after it; the sample_id_all
 	# trailer then holds ID, STREAM_ID and CPU too
-	for v in "--extra" "--extra --two --hw-index" "--extra --pipe" \
-	    "--extra --be --two --hw-index"; do
+	for v in "-X --addr" "-X --addr --two -H" "-X --addr -p" \
+	    "-X --addr -B --two -H"; do
 		# shellcheck disable=SC2086
 		gen -o t.data --samples 200 $v
 		echo "variant '$v'"
@@ -348,7 +364,7 @@ EOF
 		[ "$(grep -c '^sample .*/' got)" -gt 100 ]
 		# ADDR among them: a data address after the ip
 		grep -Eq '^sample( [^ ]+){5} [0-9a-f]+ ' got
-		if [[ "$v" == *--be* ]]; then
+		if [[ "$v" == *-B* ]]; then
 			# perf 6.1 does not swap MMAP2 prot in big-endian files
 			sed -i -E 's/^(mmap( [^ ]+){6}) [^ ]+ /\1 PROT /' want got
 		fi
@@ -357,30 +373,32 @@ EOF
 }
 
 @test "perfdecode: branch counters and COMPRESSED2 (newer than perf 6.1)" {
-	gen -o plain.data --samples 200 --hw-index
-	gen -o cntr.data --samples 200 --hw-index --counters
-	gen -o z2.data --samples 200 --hw-index -z --z2 --chunk 50
-	gen -o z2be.data --samples 200 --hw-index -z --z2 --chunk 50 --be
+	gen -o plain.data --samples 200 -H
+	gen -o cntr.data --samples 200 -H -K
+	gen -o cntrbe.data --samples 200 -H -K -B
+	gen -o z2.data --samples 200 -H -z --zstd-cut 50 --compressed2
+	gen -o z2be.data --samples 200 -H -z --zstd-cut 50 --compressed2 -B
 	our_view plain.data > want
 	[ "$(grep -c '^sample .*/' want)" -gt 100 ]
 	our_view cntr.data > got
 	same_file want got
+	our_view cntrbe.data > got
+	same_file want got
 	our_view z2.data > got
 	same_file want got
-	# genperf.py draws other random values for big-endian files
-	gen -o plainbe.data --samples 200 --hw-index --be
-	our_view plainbe.data > want
 	our_view z2be.data > got
 	same_file want got
 }
 
 @test "perfdecode: zstd-compressed records straddling chunks, file and pipe" {
 	local v
-	for v in "" "--be" "--pipe" "--pipe --be --two"; do
+	for v in "" "-B" "-p" "-p -B --two"; do
 		# shellcheck disable=SC2086
 		gen -o plain.data --samples 300 $v
+		# compressed bytes cut every 77: records and zstd blocks
+		# straddle the COMPRESSED records
 		# shellcheck disable=SC2086
-		gen -o z.data --samples 300 -z --chunk 77 $v
+		gen -o z.data --samples 300 -z --zstd-cut 77 $v
 		our_view plain.data > want
 		our_view z.data > got
 		echo "variant '$v'"
@@ -391,7 +409,7 @@ EOF
 
 @test "perfdecode: unknown record types and AUXTRACE payloads are skipped, LOST counted" {
 	gen -o a.data --samples 50
-	gen -o b.data --samples 50 --unknown --aux --lost 7
+	gen -o b.data --samples 50 -U -A --lost 7
 	our_view a.data > want
 	run perfdecode -o got.txt b.data
 	[ "$status" -eq 0 ]
@@ -439,7 +457,7 @@ EOF
 }
 
 @test "perfdecode: data size 0 (perf record killed): records to end of file" {
-	gen -o t.data --samples 80 --no-features
+	gen -o t.data --samples 80 -n
 	perfdecode t.data > want
 	cp t.data z.data
 	# data.size is the u64 at offset 48
@@ -452,11 +470,11 @@ EOF
 }
 
 @test "perfdecode: corrupt files: clear message with offset, exit 1" {
-	# genperf.py's single-event layout: header 104, ids 8, attr 144,
+	# mkperfdata's single-event layout: header 104, ids 8, attr 144,
 	# so the data section starts at 0x100: COMM (40 bytes), MMAP2
 	# (104), FORK (48), then the first sample at 0x1c0 whose branch
 	# count is at 0x1e0.
-	gen -o t.data --samples 20 --no-features
+	gen -o t.data --samples 20 -n
 	cp t.data zero.data
 	printf '\0\0' | dd of=zero.data bs=1 seek=$((0x100 + 6)) conv=notrunc 2>/dev/null
 	run perfdecode -o out.txt zero.data
@@ -552,7 +570,7 @@ EOF
 	grep -qx '# source=.*lbr.data' out
 	grep -qx '# byte-order=little' out
 	grep -qx '# event=cycles' out
-	gen -o be.data --be --samples 3
+	gen -o be.data -B --samples 3
 	perfdecode be.data | grep -qx '# byte-order=big'
 }
 

@@ -67,6 +67,11 @@ check_samples() {	# FILE EVENTS [types] [perf script options...]
 	run mkperfdata --features NOPE "$MD/basic.events"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"unknown feature 'NOPE'"* ]]
+	run mkperfdata --zstd-cut 50 "$MD/basic.events"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"need --zstd"* ]]
+	run mkperfdata -z --zstd-cut 0 "$MD/basic.events"
+	[ "$status" -eq 2 ]
 }
 
 @test "mkperfdata: bad input gives file:line and exit 1, no output file" {

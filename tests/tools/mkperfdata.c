@@ -14,6 +14,15 @@
  * give a data address samples it (PERF_SAMPLE_ADDR, 0 for a '-'), as
  * perf record -d records every event; "mem-loads" is Intel's
  * load-latency event as perf mem names it (a raw event, 0x1cd).
+ *
+ * Beyond what perf record writes on this machine, the options add what
+ * a reader must still get through (tests/10-perfdecode): every other
+ * sample_type field around the branch stack (-X), branch counters (-K),
+ * the entries' cycles (-Y), records of unknown types (-U), an AUXTRACE
+ * record with its payload (-A), a compressed stream cut at any byte
+ * (-S) and the newer COMPRESSED2 record (--compressed2).  It is the one
+ * writer of perf.data in the tree: a test needing another layout adds
+ * an option here, its input is a stream.
  */
 #include <err.h>
 #include <getopt.h>
@@ -38,8 +47,12 @@
 #define R_HEADER_ATTR	64
 #define R_HEADER_BUILD_ID 67
 #define R_FINISHED_ROUND 68
+#define R_AUXTRACE	71
 #define R_HEADER_FEATURE 80
 #define R_COMPRESSED	81
+#define R_COMPRESSED2	83	/* perf >= 6.15: data size, then padded data */
+#define R_UNKNOWN_USER	1000	/* types no perf knows, for -U */
+#define R_UNKNOWN_KERNEL 40
 
 #define MISC_KERNEL	1
 #define MISC_USER	2
@@ -52,17 +65,43 @@
 #define S_TID		(1u << 1)
 #define S_TIME		(1u << 2)
 #define S_ADDR		(1u << 3)
+#define S_READ		(1u << 4)
+#define S_CALLCHAIN	(1u << 5)
 #define S_ID		(1u << 6)
 #define S_CPU		(1u << 7)
 #define S_PERIOD	(1u << 8)
+#define S_STREAM_ID	(1u << 9)
+#define S_RAW		(1u << 10)
 #define S_BRANCH_STACK	(1u << 11)
+#define S_REGS_USER	(1u << 12)
+#define S_STACK_USER	(1u << 13)
+#define S_WEIGHT	(1u << 14)
+#define S_DATA_SRC	(1u << 15)
 #define S_IDENTIFIER	(1u << 16)
+#define S_TRANSACTION	(1u << 17)
+#define S_REGS_INTR	(1u << 18)
+#define S_PHYS_ADDR	(1u << 19)
+#define S_CGROUP	(1u << 21)
+#define S_DATA_PAGE_SIZE (1u << 22)
+#define S_CODE_PAGE_SIZE (1u << 23)
+/* -X: every field but the branch stack and IDENTIFIER */
+#define S_ALL_FIELDS	(S_ADDR | S_READ | S_CALLCHAIN | S_ID | S_CPU | \
+    S_PERIOD | S_STREAM_ID | S_RAW | S_REGS_USER | S_STACK_USER | S_WEIGHT | \
+    S_DATA_SRC | S_TRANSACTION | S_REGS_INTR | S_PHYS_ADDR | S_CGROUP | \
+    S_DATA_PAGE_SIZE | S_CODE_PAGE_SIZE)
+/* with -X: read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|ID, and the
+ * registers and user stack bytes each sample carries */
+#define X_READ_FORMAT	7
+#define X_REGS_USER	0x0fULL		/* 4 registers */
+#define X_REGS_INTR	0x03ULL		/* 2 registers */
+#define X_STACK_USER	64
 
 /* branch_sample_type bits */
 #define B_USER		(1u << 0)
 #define B_ANY		(1u << 3)
 #define B_TYPE_SAVE	(1u << 16)
 #define B_HW_INDEX	(1u << 17)
+#define B_COUNTERS	(1u << 19)
 
 /* feature bits (tools/perf/util/header.h) */
 enum {
@@ -116,6 +155,8 @@ struct bb {
 static struct {
 	int		 be, pipe, zstd, zlevel, hwidx, brtype, mmapbid;
 	int		 nofeat, id, identifier, cpu_on, period_on, quiet;
+	int		 allfields, counters, cycles, unknown, aux, z2;
+	size_t		 zcut;		/* -S: compressed bytes a record */
 	uint32_t	 cpu;
 	uint64_t	 period, round_every, repeat;
 	size_t		 chunk;
@@ -144,6 +185,8 @@ static struct {
 	uint8_t		*zin, *zout;
 	size_t		 zlen, zoutcap;
 	uint64_t	 zraw, zcomp;
+	struct bb	 zpend;		/* -S: compressed bytes not yet out */
+	uint64_t	 nsamples;	/* written so far */
 } out;
 
 static void	 parse_input(const char *);
@@ -153,6 +196,11 @@ static void	 finish_events(void);
 static void	 write_all(void);
 static void	 write_data(void);
 static void	 emit_rec(const struct rec *, uint64_t);
+static void	 emit_extra(const struct rec *, uint64_t, uint64_t);
+static void	 put_sample(struct bb *, const struct rec *, uint64_t);
+static void	 put_branches(struct bb *, const struct rec *);
+static void	 put_fields_before(struct bb *, const struct rec *, uint64_t);
+static void	 put_fields_after(struct bb *, uint64_t);
 static void	 put_trailer(struct bb *, int64_t, int64_t, uint64_t);
 static void	 put_attr(struct bb *, const struct event *);
 static void	 put_feature(struct bb *, int);
@@ -160,6 +208,7 @@ static void	 put_buildid(struct bb *, uint32_t, const struct rec *);
 static void	 raw_write(const void *, size_t);
 static void	 data_write(const void *, size_t);
 static void	 z_flush(void);
+static void	 z_record(const uint8_t *, size_t);
 static void	 bb_u16(struct bb *, uint16_t);
 static void	 bb_u32(struct bb *, uint32_t);
 static void	 bb_u64(struct bb *, uint64_t);
@@ -185,6 +234,8 @@ static const char *feat_names[] = {
 	[F_EVENT_DESC] = "EVENT_DESC", [F_BRANCH_STACK] = "BRANCH_STACK",
 };
 
+enum { OPT_Z2 = 256 };
+
 static const struct option longopts[] = {
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "big-endian",	no_argument,		NULL, 'B' },
@@ -204,6 +255,13 @@ static const struct option longopts[] = {
 	{ "repeat",	required_argument,	NULL, 'R' },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "arch",	required_argument,	NULL, 'a' },
+	{ "all-fields",	no_argument,		NULL, 'X' },
+	{ "branch-counters", no_argument,	NULL, 'K' },
+	{ "cycles",	no_argument,		NULL, 'Y' },
+	{ "unknown-records", no_argument,	NULL, 'U' },
+	{ "auxtrace",	no_argument,		NULL, 'A' },
+	{ "zstd-cut",	required_argument,	NULL, 'S' },
+	{ "compressed2", no_argument,		NULL, OPT_Z2 },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL,		0,			NULL, 0 }
@@ -224,7 +282,7 @@ main(int argc, char *argv[])
 	opt.period = 1;
 	opt.arch = "x86_64";
 	set_features("all");
-	while ((ch = getopt_long(argc, argv, "o:Bpz::C:HTMnF:r:P::c::IiR:qa:h",
+	while ((ch = getopt_long(argc, argv, "o:Bpz::C:HTMnF:r:P::c::IiR:qa:XKYUAS:h",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
@@ -309,6 +367,31 @@ main(int argc, char *argv[])
 				prog_usage_error("bad architecture '%s'", optarg);
 			opt.arch = optarg;
 			break;
+		case 'X':
+			/* ID, CPU and PERIOD as -I -c -P give them */
+			opt.allfields = opt.id = opt.cpu_on = opt.period_on = 1;
+			break;
+		case 'K':
+			opt.counters = 1;
+			break;
+		case 'Y':
+			opt.cycles = 1;
+			break;
+		case 'U':
+			opt.unknown = 1;
+			break;
+		case 'A':
+			opt.aux = 1;
+			break;
+		case 'S':
+			if (parse_u64(optarg, 10, 65000, &v) == -1 || v == 0)
+				prog_usage_error("bad cut size '%s' "
+				    "(1 to 65000)", optarg);
+			opt.zcut = (size_t)v;
+			break;
+		case OPT_Z2:
+			opt.z2 = 1;
+			break;
 		case 'h':
 			usage(0);
 		case 'V':
@@ -321,6 +404,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc > 1)
 		prog_usage_error("too many arguments");
+	if ((opt.zcut || opt.z2) && !opt.zstd)
+		prog_usage_error("--zstd-cut and --compressed2 need --zstd");
 	if (opt.nofeat)
 		memset(opt.feat, 0, sizeof(opt.feat));
 	if (opt.zstd)
@@ -356,6 +441,7 @@ main(int argc, char *argv[])
 		free(evs[i].name);
 	free(out.zin);
 	free(out.zout);
+	free(out.zpend.p);
 	return 0;
 }
 
@@ -784,7 +870,8 @@ finish_events(void)
 	for (i = 0; i < nevs; i++) {
 		e = &evs[i];
 		e->sample_type = common | (e->branches ? S_BRANCH_STACK : 0) |
-		    (e->addrs ? S_ADDR : 0);
+		    (e->addrs || opt.allfields ? S_ADDR : 0) |
+		    (opt.allfields ? S_ALL_FIELDS : 0);
 		/* disabled, inherit, sample_id_all, mmap2-capable */
 		e->flags = 1ULL << 0 | 1ULL << 1 | 1ULL << 18;
 		if (i == 0)
@@ -938,6 +1025,8 @@ write_data(void)
 
 	out.compressing = opt.zstd;
 	out.zlen = 0;
+	out.zpend.len = 0;
+	out.nsamples = 0;
 	span = tmax >= tmin && tmin != UINT64_MAX ? tmax - tmin + 1000 : 1000;
 	for (k = 0; k < opt.repeat; k++) {
 		for (i = 0; i < nrecs; i++) {
@@ -947,8 +1036,10 @@ write_data(void)
 			    opt.feat[F_BUILD_ID])
 				continue;	/* in the feature section */
 			emit_rec(&recs[i], k * span);
-			if (recs[i].kind == K_SAMPLE && opt.round_every &&
-			    ++n % opt.round_every == 0) {
+			if (recs[i].kind != K_SAMPLE)
+				continue;
+			emit_extra(&recs[i], k * span, ++n);
+			if (opt.round_every && n % opt.round_every == 0) {
 				b.len = 0;
 				bb_hdr(&b, R_FINISHED_ROUND, 0);
 				bb_endrec(&b);
@@ -960,9 +1051,57 @@ write_data(void)
 	bb_hdr(&b, R_FINISHED_ROUND, 0);
 	bb_endrec(&b);
 	data_write(b.p, b.len);
-	if (out.compressing)
+	if (out.compressing) {
 		z_flush();
+		if (out.zpend.len > 0)
+			z_record(out.zpend.p, out.zpend.len);
+	}
 	out.compressing = 0;
+	free(b.p);
+}
+
+/* after the Nth sample: -U's records of unknown types (4th), -A's
+ * AUXTRACE with its payload after the record's own size (5th) */
+static void
+emit_extra(const struct rec *r, uint64_t shift, uint64_t n)
+{
+	static const uint8_t junk[24] = {
+		0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee,
+		0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee,
+		0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee
+	};
+	struct bb b = { 0 };
+	uint8_t pay[768];
+	size_t i;
+
+	if (n == 4 && opt.unknown) {
+		bb_hdr(&b, R_UNKNOWN_USER, 0);
+		bb_bytes(&b, junk, 24);
+		bb_endrec(&b);
+		data_write(b.p, b.len);
+		/* a kernel-range type: with the sample_id_all trailer */
+		b.len = 0;
+		bb_hdr(&b, R_UNKNOWN_KERNEL, 0);
+		bb_bytes(&b, junk, 16);
+		put_trailer(&b, r->pid, r->tid, r->time + shift);
+		bb_endrec(&b);
+		data_write(b.p, b.len);
+	}
+	if (n == 5 && opt.aux) {
+		for (i = 0; i < sizeof(pay); i++)
+			pay[i] = (uint8_t)i;
+		bb_hdr(&b, R_AUXTRACE, 0);
+		bb_u64(&b, sizeof(pay));	/* size of the payload */
+		bb_u64(&b, 0);			/* offset */
+		bb_u64(&b, 0);			/* reference */
+		bb_u32(&b, 0);			/* idx */
+		bb_u32(&b, (uint32_t)r->tid);
+		bb_u32(&b, 0);			/* cpu */
+		bb_u32(&b, 0);
+		bb_endrec(&b);
+		bb_bytes(&b, pay, sizeof(pay));
+		data_write(b.p, b.len);
+	}
 	free(b.p);
 }
 
@@ -970,54 +1109,12 @@ static void
 emit_rec(const struct rec *r, uint64_t shift)
 {
 	static struct bb b;
-	const struct event *e;
-	const struct branch *br;
-	uint64_t fl;
-	size_t i;
-	uint16_t misc;
 	int mb;
 
 	b.len = 0;
 	switch (r->kind) {
 	case K_SAMPLE:
-		e = &evs[r->ev];
-		misc = r->ip >= 0xffff800000000000ULL ? MISC_KERNEL : MISC_USER;
-		bb_hdr(&b, R_SAMPLE, misc);
-		if (e->sample_type & S_IDENTIFIER)
-			bb_u64(&b, FIRST_ID + r->ev);
-		bb_u64(&b, r->ip);
-		bb_u32(&b, (uint32_t)r->pid);
-		bb_u32(&b, (uint32_t)r->tid);
-		bb_u64(&b, r->time + shift);
-		if (e->sample_type & S_ADDR)
-			bb_u64(&b, r->addr);
-		if (e->sample_type & S_ID)
-			bb_u64(&b, FIRST_ID + r->ev);
-		if (e->sample_type & S_CPU) {
-			bb_u32(&b, opt.cpu);
-			bb_u32(&b, 0);
-		}
-		if (e->sample_type & S_PERIOD)
-			bb_u64(&b, opt.period);
-		if (e->sample_type & S_BRANCH_STACK) {
-			bb_u64(&b, r->nbr);
-			if (opt.hwidx)
-				bb_u64(&b, r->nbr ? r->nbr - 1 : 0);
-			for (i = 0; i < r->nbr; i++) {
-				br = &brs[r->br + i];
-				bb_u64(&b, br->from);
-				bb_u64(&b, br->to);
-				/* struct perf_branch_entry bitfields, §1.10 */
-				if (opt.be)
-					fl = (uint64_t)br->mispred << 63 |
-					    (uint64_t)br->pred << 62 |
-					    (opt.brtype ? (uint64_t)br->type << 40 : 0);
-				else
-					fl = br->mispred | br->pred << 1 |
-					    (opt.brtype ? (uint64_t)br->type << 20 : 0);
-				bb_u64(&b, fl);
-			}
-		}
+		put_sample(&b, r, shift);
 		break;
 	case K_MMAP:
 		mb = opt.mmapbid && r->hasbid;
@@ -1076,6 +1173,142 @@ emit_rec(const struct rec *r, uint64_t shift)
 	data_write(b.p, b.len);
 }
 
+/* PERF_RECORD_SAMPLE: the fields in the order of perf_event.h */
+static void
+put_sample(struct bb *b, const struct rec *r, uint64_t shift)
+{
+	const struct event *e = &evs[r->ev];
+	uint64_t st = e->sample_type, id = FIRST_ID + r->ev;
+
+	bb_hdr(b, R_SAMPLE,
+	    r->ip >= 0xffff800000000000ULL ? MISC_KERNEL : MISC_USER);
+	if (st & S_IDENTIFIER)
+		bb_u64(b, id);
+	bb_u64(b, r->ip);
+	bb_u32(b, (uint32_t)r->pid);
+	bb_u32(b, (uint32_t)r->tid);
+	bb_u64(b, r->time + shift);
+	out.nsamples++;
+	if (st & S_ADDR)
+		bb_u64(b, r->addr);
+	if (st & S_ID)
+		bb_u64(b, id);
+	if (st & S_STREAM_ID)
+		bb_u64(b, id);
+	if (st & S_CPU) {
+		bb_u32(b, opt.cpu);
+		bb_u32(b, 0);
+	}
+	if (st & S_PERIOD)
+		bb_u64(b, opt.period);
+	put_fields_before(b, r, id);
+	if (st & S_BRANCH_STACK)
+		put_branches(b, r);
+	put_fields_after(b, st);
+}
+
+/* READ, CALLCHAIN and RAW (-X), between PERIOD and the branch stack */
+static void
+put_fields_before(struct bb *b, const struct rec *r, uint64_t id)
+{
+	static const uint8_t raw[12] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 };
+	uint64_t st = evs[r->ev].sample_type;
+
+	if (st & S_READ) {
+		/* value, time enabled, time running, id (X_READ_FORMAT):
+		 * perf takes the value's growth as the period and drops
+		 * a sample whose period is 0 */
+		bb_u64(b, 1000 + out.nsamples);
+		bb_u64(b, 900);
+		bb_u64(b, 800);
+		bb_u64(b, id);
+	}
+	if (st & S_CALLCHAIN) {
+		bb_u64(b, 3);
+		bb_u64(b, 0xffffffffffffff80ULL);	/* PERF_CONTEXT_KERNEL */
+		bb_u64(b, r->ip);
+		bb_u64(b, r->ip + 0x40);
+	}
+	if (st & S_RAW) {
+		/* u32 size and the bytes: 16 in all, a multiple of 8 */
+		bb_u32(b, sizeof(raw));
+		bb_bytes(b, raw, sizeof(raw));
+	}
+}
+
+/* the branch stack: nr, [hw_idx], entries, [counters] */
+static void
+put_branches(struct bb *b, const struct rec *r)
+{
+	const struct branch *br;
+	uint64_t fl, cyc;
+	size_t i;
+
+	bb_u64(b, r->nbr);
+	if (opt.hwidx)
+		bb_u64(b, r->nbr ? r->nbr - 1 : 0);
+	for (i = 0; i < r->nbr; i++) {
+		br = &brs[r->br + i];
+		bb_u64(b, br->from);
+		bb_u64(b, br->to);
+		/* the cycles no tool of ours reads: 1 to 65535 */
+		cyc = opt.cycles ? 1 + (br->from + br->to) % 65535 : 0;
+		/* struct perf_branch_entry bitfields, §1.10: a big-endian
+		 * compiler allocates them from the most significant bit */
+		if (opt.be)
+			fl = (uint64_t)br->mispred << 63 |
+			    (uint64_t)br->pred << 62 | cyc << 44 |
+			    (opt.brtype ? (uint64_t)br->type << 40 : 0);
+		else
+			fl = br->mispred | br->pred << 1 | cyc << 4 |
+			    (opt.brtype ? (uint64_t)br->type << 20 : 0);
+		bb_u64(b, fl);
+	}
+	if (opt.counters)
+		for (i = 0; i < r->nbr; i++)
+			bb_u64(b, i + 1);
+}
+
+/* REGS_USER to CODE_PAGE_SIZE (-X), after the branch stack */
+static void
+put_fields_after(struct bb *b, uint64_t st)
+{
+	uint8_t stack[X_STACK_USER];
+	size_t i;
+
+	if (st & S_REGS_USER) {
+		bb_u64(b, 2);				/* PERF_SAMPLE_REGS_ABI_64 */
+		for (i = 0; i < 4; i++)			/* X_REGS_USER */
+			bb_u64(b, 0x1111 * (i + 1));
+	}
+	if (st & S_STACK_USER) {
+		for (i = 0; i < sizeof(stack); i++)
+			stack[i] = (uint8_t)i;
+		bb_u64(b, sizeof(stack));
+		bb_bytes(b, stack, sizeof(stack));
+		bb_u64(b, 48);				/* dyn_size */
+	}
+	if (st & S_WEIGHT)
+		bb_u64(b, 33);
+	if (st & S_DATA_SRC)
+		bb_u64(b, 0x4000);
+	if (st & S_TRANSACTION)
+		bb_u64(b, 0);
+	if (st & S_REGS_INTR) {
+		bb_u64(b, 2);
+		bb_u64(b, 7);				/* X_REGS_INTR */
+		bb_u64(b, 8);
+	}
+	if (st & S_PHYS_ADDR)
+		bb_u64(b, 0x123000);
+	if (st & S_CGROUP)
+		bb_u64(b, 1);
+	if (st & S_DATA_PAGE_SIZE)
+		bb_u64(b, 4096);
+	if (st & S_CODE_PAGE_SIZE)
+		bb_u64(b, 4096);
+}
+
 /* the sample_id_all trailer, laid out as attr 0's sample_type says */
 static void
 put_trailer(struct bb *b, int64_t pid, int64_t tid, uint64_t time)
@@ -1086,6 +1319,8 @@ put_trailer(struct bb *b, int64_t pid, int64_t tid, uint64_t time)
 	bb_u32(b, (uint32_t)tid);
 	bb_u64(b, time);
 	if (st & S_ID)
+		bb_u64(b, FIRST_ID);
+	if (st & S_STREAM_ID)
 		bb_u64(b, FIRST_ID);
 	if (st & S_CPU) {
 		bb_u32(b, opt.cpu);
@@ -1108,7 +1343,7 @@ put_attr(struct bb *b, const struct event *e)
 	bb_u64(b, e->config);
 	bb_u64(b, opt.period_on ? 4000 : 1);	/* sample_freq or period */
 	bb_u64(b, e->sample_type);
-	bb_u64(b, 0);				/* read_format */
+	bb_u64(b, e->sample_type & S_READ ? X_READ_FORMAT : 0);
 	/*
 	 * The flag word is a bitfield.  A big-endian compiler allocates it
 	 * from the most significant bit of each byte, and perf's
@@ -1130,11 +1365,12 @@ put_attr(struct bb *b, const struct event *e)
 	bb_u64(b, 0);				/* config1 */
 	bb_u64(b, 0);				/* config2 */
 	bb_u64(b, e->sample_type & S_BRANCH_STACK ? B_ANY | B_USER |
-	    (opt.hwidx ? B_HW_INDEX : 0) | (opt.brtype ? B_TYPE_SAVE : 0) : 0);
-	bb_u64(b, 0);				/* sample_regs_user */
-	bb_u32(b, 0);				/* sample_stack_user */
+	    (opt.hwidx ? B_HW_INDEX : 0) | (opt.brtype ? B_TYPE_SAVE : 0) |
+	    (opt.counters ? B_COUNTERS : 0) : 0);
+	bb_u64(b, e->sample_type & S_REGS_USER ? X_REGS_USER : 0);
+	bb_u32(b, e->sample_type & S_STACK_USER ? X_STACK_USER : 0);
 	bb_u32(b, 0);				/* clockid */
-	bb_u64(b, 0);				/* sample_regs_intr */
+	bb_u64(b, e->sample_type & S_REGS_INTR ? X_REGS_INTR : 0);
 	bb_u32(b, 0);				/* aux_watermark */
 	bb_u16(b, 0);				/* sample_max_stack */
 	bb_u16(b, 0);
@@ -1268,10 +1504,9 @@ data_write(const void *p, size_t n)
 static void
 z_flush(void)
 {
-	struct bb b = { 0 };
 	ZSTD_inBuffer in = { out.zin, out.zlen, 0 };
 	ZSTD_outBuffer zo = { out.zout, out.zoutcap, 0 };
-	size_t rc;
+	size_t rc, done;
 
 	if (out.zlen == 0)
 		return;
@@ -1283,16 +1518,42 @@ z_flush(void)
 		if (rc != 0 && zo.pos == zo.size)
 			errx(1, "zstd: chunk does not fit");
 	} while (rc != 0);
-	if (8 + zo.pos > 65535)
-		errx(1, "zstd: compressed chunk of %zu bytes too big", zo.pos);
-	bb_u32(&b, R_COMPRESSED);
-	bb_u16(&b, 0);
-	bb_u16(&b, (uint16_t)(8 + zo.pos));
-	raw_write(b.p, b.len);
-	raw_write(out.zout, zo.pos);
 	out.zraw += out.zlen;
 	out.zcomp += zo.pos;
 	out.zlen = 0;
+	if (opt.zcut == 0) {
+		z_record(out.zout, zo.pos);
+		return;
+	}
+	/* -S: records of zcut compressed bytes, wherever that cuts */
+	bb_bytes(&out.zpend, out.zout, zo.pos);
+	for (done = 0; out.zpend.len - done >= opt.zcut; done += opt.zcut)
+		z_record(out.zpend.p + done, opt.zcut);
+	if (done > 0) {
+		memmove(out.zpend.p, out.zpend.p + done, out.zpend.len - done);
+		out.zpend.len -= done;
+	}
+}
+
+/* one COMPRESSED record, or COMPRESSED2: its data size, data padded to 8 */
+static void
+z_record(const uint8_t *p, size_t n)
+{
+	static const uint8_t zero[8];
+	struct bb b = { 0 };
+	size_t pad = opt.z2 ? (8 - n % 8) % 8 : 0;
+	size_t size = (opt.z2 ? 16 : 8) + n + pad;
+
+	if (size > 65535)
+		errx(1, "zstd: compressed chunk of %zu bytes too big", n);
+	bb_u32(&b, opt.z2 ? R_COMPRESSED2 : R_COMPRESSED);
+	bb_u16(&b, 0);
+	bb_u16(&b, (uint16_t)size);
+	if (opt.z2)
+		bb_u64(&b, n);
+	raw_write(b.p, b.len);
+	raw_write(p, n);
+	raw_write(zero, pad);
 	free(b.p);
 }
 
@@ -1418,6 +1679,19 @@ usage(int status)
 "  -q, --quiet            no messages but errors\n"
 "  -a, --arch NAME        the machine the ARCH feature names (default x86_64;\n"
 "                         aarch64 for a recording of an Arm program)\n"
+"What perf record does not write here, for readers' tests:\n"
+"  -X, --all-fields       every other sample_type field (ADDR, READ, CALLCHAIN,\n"
+"                         ID, STREAM_ID, CPU, PERIOD, RAW, REGS_USER, STACK_USER,\n"
+"                         WEIGHT, DATA_SRC, TRANSACTION, REGS_INTR, PHYS_ADDR,\n"
+"                         CGROUP, DATA_PAGE_SIZE, CODE_PAGE_SIZE)\n"
+"  -K, --branch-counters  branch counters after the entries (BRANCH_COUNTERS)\n"
+"  -Y, --cycles           fill the entries' cycles field\n"
+"  -U, --unknown-records  records of unknown types after the 4th sample\n"
+"  -A, --auxtrace         an AUXTRACE record and payload after the 5th sample\n"
+"  -S, --zstd-cut N       with -z: COMPRESSED records of N compressed bytes,\n"
+"                         cut anywhere (perf 6.1 refuses a piece that\n"
+"                         decompresses to nothing)\n"
+"      --compressed2      with -z: COMPRESSED2 records (perf >= 6.15)\n"
 "  -h, --help             this help\n"
 "      --version          print the version\n", progname);
 	if (status == 0)
