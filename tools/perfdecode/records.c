@@ -588,38 +588,61 @@ put_time(char *q, const struct trailer *t)
 	return q;
 }
 
+/*
+ * A sample is decoded in the order of perf_event.h's fields: the fixed
+ * ones, READ, CALLCHAIN and RAW, the branch stack, and the fields after
+ * it.  Only the fixed fields and the branch stack are written; every
+ * other field is checked against the record's end and skipped.  The
+ * pieces are static and called once, so the compiler puts them back
+ * into sample(): the hot loop pays nothing for them.
+ */
+
+/* what sample() writes of a sample */
+struct sfields {
+	uint64_t	 ip, time, addr, nr;
+	int32_t		 pid, tid;
+	const uint8_t	*br;		/* nr entries of 24 bytes */
+};
+
+/* a sample being decoded: its bytes from p to end, for NEED */
+struct scur {
+	const uint8_t	*p, *end;
+	size_t		 size;
+	uint64_t	 off;
+};
+
 #define NEED(n, what) do {						\
-	if ((size_t)(end - p) < (size_t)(n))				\
-		return rs_error(d, s, off, "sample of %zu bytes too "	\
-		    "short for its %s field", size, what);		\
+	if ((size_t)(c->end - c->p) < (size_t)(n))			\
+		return rs_error(d, s, c->off, "sample of %zu bytes too "\
+		    "short for its %s field", c->size, what);		\
 } while (0)
 
+/* the attr of a sample, by its id when there are several; NULL for one
+ * no attr announced (counted, not an error) */
 static int
-sample(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
-    uint64_t off)
+sample_attr(struct pd *d, struct pd_rs *s, const struct scur *c,
+    struct pd_attr **ap)
 {
-	const uint8_t *p = r + 8, *end = r + size, *br = NULL;
-	struct pd_attr *a;
-	struct wbuf *w = d->w;
-	uint64_t st, ip = 0, time = 0, addr = 0, nr = 0, k, v, f;
-	int32_t pid = 0, tid = 0;
-	int swap = d->swap;
-	char *q;
-
 	if (LIKELY(d->nattrs == 1))
-		a = &d->attrs[0];
+		*ap = &d->attrs[0];
 	else if (d->nattrs == 0 || d->id_pos < 0)
-		a = d->nattrs ? &d->attrs[0] : NULL;
-	else if ((size_t)d->id_pos * 8 + 8 > size - 8)
-		return rs_error(d, s, off, "sample of %zu bytes too short for "
-		    "its id", size);
+		*ap = d->nattrs ? &d->attrs[0] : NULL;
+	else if ((size_t)d->id_pos * 8 + 8 > c->size - 8)
+		return rs_error(d, s, c->off, "sample of %zu bytes too short "
+		    "for its id", c->size);
 	else
-		a = attr_by_id(d, ld64(p + 8 * d->id_pos, swap));
-	if (a == NULL) {
-		d->noattr++;
-		return 0;
-	}
-	st = a->sample_type;
+		*ap = attr_by_id(d, ld64(c->p + 8 * d->id_pos, d->swap));
+	return 0;
+}
+
+/* IDENTIFIER IP TID TIME ADDR ID STREAM_ID CPU PERIOD */
+static int
+sample_fixed(struct pd *d, struct pd_rs *s, uint64_t st, struct scur *c,
+    struct sfields *f)
+{
+	const uint8_t *p = c->p;
+	int swap = d->swap;
+
 	NEED(8 * (!!(st & S_IDENTIFIER) + !!(st & S_IP) + !!(st & S_TID) +
 	    !!(st & S_TIME) + !!(st & S_ADDR) + !!(st & S_ID) +
 	    !!(st & S_STREAM_ID) + !!(st & S_CPU) + !!(st & S_PERIOD)),
@@ -627,153 +650,189 @@ sample(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 	if (st & S_IDENTIFIER)
 		p += 8;
 	if (st & S_IP) {
-		ip = ld64(p, swap);
+		f->ip = ld64(p, swap);
 		p += 8;
 	}
 	if (st & S_TID) {
-		pid = (int32_t)ld32(p, swap);
-		tid = (int32_t)ld32(p + 4, swap);
+		f->pid = (int32_t)ld32(p, swap);
+		f->tid = (int32_t)ld32(p + 4, swap);
 		p += 8;
 	}
 	if (st & S_TIME) {
-		time = ld64(p, swap);
-		d->cur_time = time;
+		f->time = ld64(p, swap);
+		d->cur_time = f->time;
 		p += 8;
 	}
 	if (st & S_ADDR) {
-		addr = ld64(p, swap);
+		f->addr = ld64(p, swap);
 		p += 8;
 	}
-	p += 8 * (!!(st & S_ID) + !!(st & S_STREAM_ID) + !!(st & S_CPU) +
-	    !!(st & S_PERIOD));
-	if (st & S_READ) {
-		uint64_t rf = a->read_format, per;
+	c->p = p + 8 * (!!(st & S_ID) + !!(st & S_STREAM_ID) +
+	    !!(st & S_CPU) + !!(st & S_PERIOD));
+	return 0;
+}
 
-		if (rf & RF_GROUP) {
-			NEED(8, "read");
-			v = ld64(p, swap);
-			p += 8;
-			per = 8 + (rf & RF_ID ? 8 : 0) + (rf & RF_LOST ? 8 : 0);
-			NEED(8 * (!!(rf & RF_ENABLED) + !!(rf & RF_RUNNING)),
-			    "read");
-			p += 8 * (!!(rf & RF_ENABLED) + !!(rf & RF_RUNNING));
-			if (v > (uint64_t)(end - p) / per)
-				return rs_error(d, s, off, "read group of "
-				    "%llu values does not fit the sample",
-				    (unsigned long long)v);
-			p += v * per;
-		} else {
-			per = 8 * (1u + !!(rf & RF_ENABLED) +
-			    !!(rf & RF_RUNNING) + !!(rf & RF_ID) +
-			    !!(rf & RF_LOST));
-			NEED(per, "read");
-			p += per;
-		}
+/* READ (one value or a group, as read_format says) */
+static int
+skip_read(struct pd *d, struct pd_rs *s, uint64_t rf, struct scur *c)
+{
+	uint64_t v, per;
+
+	if (!(rf & RF_GROUP)) {
+		per = 8 * (1u + !!(rf & RF_ENABLED) + !!(rf & RF_RUNNING) +
+		    !!(rf & RF_ID) + !!(rf & RF_LOST));
+		NEED(per, "read");
+		c->p += per;
+		return 0;
 	}
+	NEED(8, "read");
+	v = ld64(c->p, d->swap);
+	c->p += 8;
+	per = 8 + (rf & RF_ID ? 8 : 0) + (rf & RF_LOST ? 8 : 0);
+	NEED(8 * (!!(rf & RF_ENABLED) + !!(rf & RF_RUNNING)), "read");
+	c->p += 8 * (!!(rf & RF_ENABLED) + !!(rf & RF_RUNNING));
+	if (v > (uint64_t)(c->end - c->p) / per)
+		return rs_error(d, s, c->off, "read group of %llu values "
+		    "does not fit the sample", (unsigned long long)v);
+	c->p += v * per;
+	return 0;
+}
+
+/* CALLCHAIN and RAW */
+static int
+skip_callchain_raw(struct pd *d, struct pd_rs *s, uint64_t st,
+    struct scur *c)
+{
+	uint64_t v;
+
 	if (st & S_CALLCHAIN) {
 		NEED(8, "callchain");
-		v = ld64(p, swap);
-		p += 8;
-		if (v > (uint64_t)(end - p) / 8)
-			return rs_error(d, s, off, "callchain of %llu entries "
-			    "does not fit the sample", (unsigned long long)v);
-		p += 8 * v;
+		v = ld64(c->p, d->swap);
+		c->p += 8;
+		if (v > (uint64_t)(c->end - c->p) / 8)
+			return rs_error(d, s, c->off, "callchain of %llu "
+			    "entries does not fit the sample",
+			    (unsigned long long)v);
+		c->p += 8 * v;
 	}
 	if (st & S_RAW) {
 		NEED(4, "raw");
-		v = ld32(p, swap);
-		p += 4;
+		v = ld32(c->p, d->swap);
+		c->p += 4;
 		NEED(v, "raw");
-		p += v;
+		c->p += v;
 	}
-	if (st & S_BRANCH_STACK) {
-		NEED(8, "branch stack");
-		nr = ld64(p, swap);
-		p += 8;
-		if (a->branch_sample_type & BR_HW_INDEX) {
-			NEED(8, "branch hw_idx");
-			p += 8;
-		}
-		if (nr > (uint64_t)(end - p) / 24)
-			return rs_error(d, s, off, "branch stack of %llu "
-			    "entries does not fit the sample",
-			    (unsigned long long)nr);
-		br = p;
-		p += 24 * nr;
-		if (a->branch_sample_type & BR_COUNTERS) {
-			NEED(8 * nr, "branch counters");
-			p += 8 * nr;
-		}
+	return 0;
+}
+
+/* BRANCH_STACK: nr, hw_idx if recorded, the entries, their counters */
+static int
+branch_stack(struct pd *d, struct pd_rs *s, uint64_t bst, struct scur *c,
+    struct sfields *f)
+{
+	NEED(8, "branch stack");
+	f->nr = ld64(c->p, d->swap);
+	c->p += 8;
+	if (bst & BR_HW_INDEX) {
+		NEED(8, "branch hw_idx");
+		c->p += 8;
 	}
-	/* the fields after the branch stack: only checked and skipped */
-	if (st & S_REGS_USER) {
-		NEED(8, "user regs");
-		v = ld64(p, swap);
-		p += 8;
-		if (v) {
-			NEED(8 * a->nregs_user, "user regs");
-			p += 8 * a->nregs_user;
-		}
+	if (f->nr > (uint64_t)(c->end - c->p) / 24)
+		return rs_error(d, s, c->off, "branch stack of %llu entries "
+		    "does not fit the sample", (unsigned long long)f->nr);
+	f->br = c->p;
+	c->p += 24 * f->nr;
+	if (bst & BR_COUNTERS) {
+		NEED(8 * f->nr, "branch counters");
+		c->p += 8 * f->nr;
 	}
+	return 0;
+}
+
+/* REGS_USER or REGS_INTR: the ABI word, the registers unless it is 0 */
+static int
+skip_regs(struct pd *d, struct pd_rs *s, unsigned nregs, const char *what,
+    struct scur *c)
+{
+	NEED(8, what);
+	if (ld64(c->p, d->swap) != 0) {
+		c->p += 8;
+		NEED(8 * (size_t)nregs, what);
+		c->p += 8 * (size_t)nregs;
+	} else
+		c->p += 8;
+	return 0;
+}
+
+/* REGS_USER to AUX, after the branch stack */
+static int
+skip_after_branches(struct pd *d, struct pd_rs *s, const struct pd_attr *a,
+    struct scur *c)
+{
+	uint64_t st = a->sample_type, v;
+	size_t n;
+
+	if ((st & S_REGS_USER) &&
+	    skip_regs(d, s, a->nregs_user, "user regs", c) == -1)
+		return -1;
 	if (st & S_STACK_USER) {
 		NEED(8, "user stack");
-		v = ld64(p, swap);
-		p += 8;
+		v = ld64(c->p, d->swap);
+		c->p += 8;
 		if (v) {
-			if (v > (uint64_t)(end - p))
-				return rs_error(d, s, off, "user stack of "
+			if (v > (uint64_t)(c->end - c->p))
+				return rs_error(d, s, c->off, "user stack of "
 				    "%llu bytes does not fit the sample",
 				    (unsigned long long)v);
-			p += v;
+			c->p += v;
 			NEED(8, "user stack dyn_size");
-			p += 8;
+			c->p += 8;
 		}
 	}
-	NEED(8 * (!!(st & (S_WEIGHT | S_WEIGHT_STRUCT)) +
-	    !!(st & S_DATA_SRC) + !!(st & S_TRANSACTION)), "weight");
-	p += 8 * (!!(st & (S_WEIGHT | S_WEIGHT_STRUCT)) +
+	n = 8 * (size_t)(!!(st & (S_WEIGHT | S_WEIGHT_STRUCT)) +
 	    !!(st & S_DATA_SRC) + !!(st & S_TRANSACTION));
-	if (st & S_REGS_INTR) {
-		NEED(8, "intr regs");
-		v = ld64(p, swap);
-		p += 8;
-		if (v) {
-			NEED(8 * a->nregs_intr, "intr regs");
-			p += 8 * a->nregs_intr;
-		}
-	}
-	NEED(8 * (!!(st & S_PHYS_ADDR) + !!(st & S_CGROUP) +
-	    !!(st & S_DATA_PAGE) + !!(st & S_CODE_PAGE)), "address");
-	p += 8 * (!!(st & S_PHYS_ADDR) + !!(st & S_CGROUP) +
+	NEED(n, "weight");
+	c->p += n;
+	if ((st & S_REGS_INTR) &&
+	    skip_regs(d, s, a->nregs_intr, "intr regs", c) == -1)
+		return -1;
+	n = 8 * (size_t)(!!(st & S_PHYS_ADDR) + !!(st & S_CGROUP) +
 	    !!(st & S_DATA_PAGE) + !!(st & S_CODE_PAGE));
+	NEED(n, "address");
+	c->p += n;
 	if (st & S_AUX) {
 		NEED(8, "aux");
-		v = ld64(p, swap);
-		p += 8;
-		if (v > (uint64_t)(end - p))
-			return rs_error(d, s, off, "aux data of %llu bytes "
+		v = ld64(c->p, d->swap);
+		c->p += 8;
+		if (v > (uint64_t)(c->end - c->p))
+			return rs_error(d, s, c->off, "aux data of %llu bytes "
 			    "does not fit the sample", (unsigned long long)v);
 	}
+	return 0;
+}
 
-	d->nsamples++;
-	if (!(d->emit & PD_SAMPLE) || a->drop ||
-	    ((d->npids || d->comm) && !want_pid(d, !!(st & S_TID), pid)))
-		return 0;
+/* "sample PID TID TIME EVENT IP ADDR" */
+static void
+write_sample_head(struct wbuf *w, const struct pd_attr *a, uint64_t st,
+    const struct sfields *f)
+{
+	char *q;
+
 	wb_reserve(w, 116 + PD_NAMELEN);
 	q = w->buf + w->len;
 	memcpy(q, "sample ", 7);
 	q += 7;
 	if (st & S_TID) {
-		q = put_sdec(q, pid);
+		q = put_sdec(q, f->pid);
 		*q++ = ' ';
-		q = put_sdec(q, tid);
+		q = put_sdec(q, f->tid);
 	} else {
 		memcpy(q, "- -", 3);
 		q += 3;
 	}
 	*q++ = ' ';
 	if (st & S_TIME)
-		q = put_dec(q, time);
+		q = put_dec(q, f->time);
 	else
 		*q++ = '-';
 	*q++ = ' ';
@@ -781,21 +840,31 @@ sample(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 	q += a->namelen;
 	*q++ = ' ';
 	if (st & S_IP)
-		q = put_hex(q, ip);
+		q = put_hex(q, f->ip);
 	else
 		*q++ = '-';
 	/* the data address (version 2): only an event that samples it
 	 * has one, 0 included (perf script -F addr prints it so) */
 	*q++ = ' ';
 	if (st & S_ADDR)
-		q = put_hex(q, addr);
+		q = put_hex(q, f->addr);
 	else
 		*q++ = '-';
 	w->len = (size_t)(q - w->buf);
-	for (k = 0; k < nr; k++, br += 24) {
-		unsigned type;
-		char fl;
+}
 
+/* " FROM/TO/F[/TYPE]" for each entry */
+static void
+write_branches(struct wbuf *w, const uint8_t *br, uint64_t nr, int swap)
+{
+	const uint8_t *e;
+	uint64_t f;
+	unsigned type;
+	char *q, fl;
+
+	if (nr == 0)
+		return;		/* br is NULL without a branch stack */
+	for (e = br + 24 * nr; br < e; br += 24) {
 		wb_reserve(w, 48);
 		q = w->buf + w->len;
 		*q++ = ' ';
@@ -818,7 +887,38 @@ sample(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 		q += br_types[type].n;
 		w->len = (size_t)(q - w->buf);
 	}
-	wb_putc(w, '\n');
+}
+
+static int
+sample(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
+    uint64_t off)
+{
+	struct scur c = { r + 8, r + size, size, off };
+	struct sfields f = { 0 };
+	struct pd_attr *a = NULL;
+	uint64_t st;
+
+	if (sample_attr(d, s, &c, &a) == -1)
+		return -1;
+	if (a == NULL) {
+		d->noattr++;
+		return 0;
+	}
+	st = a->sample_type;
+	if (sample_fixed(d, s, st, &c, &f) == -1 ||
+	    ((st & S_READ) && skip_read(d, s, a->read_format, &c) == -1) ||
+	    skip_callchain_raw(d, s, st, &c) == -1 ||
+	    ((st & S_BRANCH_STACK) &&
+	    branch_stack(d, s, a->branch_sample_type, &c, &f) == -1) ||
+	    skip_after_branches(d, s, a, &c) == -1)
+		return -1;
+	d->nsamples++;
+	if (!(d->emit & PD_SAMPLE) || a->drop ||
+	    ((d->npids || d->comm) && !want_pid(d, !!(st & S_TID), f.pid)))
+		return 0;
+	write_sample_head(d->w, a, st, &f);
+	write_branches(d->w, f.br, f.nr, d->swap);
+	wb_putc(d->w, '\n');
 	return 0;
 }
 
