@@ -156,8 +156,16 @@ struct cfgdis_stats {
 };
 struct cfgdis *cfgdis_open(struct elfobj *, const struct functab *,
 	    char *err, size_t errlen);
-/* read every function's code now (the first cfgdis_get does it
- * otherwise): a stage of a pipeline can do it while it waits for input */
+/* ask for the graph of function i: before cfgdis_prepare, name every
+ * function whose graph, entries or returns will be asked for (those a
+ * profile touches), and only the facts those graphs take from the rest
+ * of the binary are gathered; without relocations these are also the
+ * functions BOLT's lite mode disassembles, whose code makes entry points
+ * and whose jump tables end each other's.  A function asked for later
+ * costs a pass over all the others, once. */
+void	 cfgdis_need(struct cfgdis *, size_t i);
+/* gather what the functions asked for (all, if none was) take from the
+ * rest of the binary now (the first cfgdis_get does it otherwise) */
 void	 cfgdis_prepare(struct cfgdis *);
 /* the graph of function i of the table (never NULL for a valid i) */
 const struct cfg *cfgdis_get(struct cfgdis *, size_t i);
@@ -180,6 +188,10 @@ size_t	 cfgdis_tables(struct cfgdis *, size_t i, struct cfgdis_jt **v,
 	    uint64_t **frag, size_t *nfrag);
 /* does the instruction at address a decode as a return */
 int	 cfgdis_is_return(struct cfgdis *, uint64_t a);
+/* function i's graph if it is built, else NULL */
+const struct cfg *cfgdis_built(const struct cfgdis *, size_t i);
+/* free function i's graph (built again if asked for) */
+void	 cfgdis_drop(struct cfgdis *, size_t i);
 const struct cfgdis_stats *cfgdis_stats(const struct cfgdis *);
 /* the bytes of the binary at address a and how many follow in its
  * section (*avail), or NULL if a is in no section with contents */

@@ -326,7 +326,8 @@ make_blocks(const struct fbuild *b, struct cfg *g)
 			bl[i].end = bl[i + 1].start;
 		bl[g->nblocks - 1].end = b->f->size;
 	}
-	g->blocks = bl;
+	g->blocks = bl != NULL ? xreallocarray(bl, g->nblocks,
+	    sizeof(*bl)) : NULL;
 }
 
 /* the successors: taken edges, then the fall-through rule */
@@ -668,6 +669,7 @@ keep_sources(struct cfg *g, const struct fbuild *b)
 			v[n++] = lastreal[j];
 	free(lastreal);
 	sort64(v, n);
-	g->srcs = v;
+	/* kept with the graph: no larger than what it holds */
+	g->srcs = xreallocarray(v, n + 1, sizeof(*v));
 	g->nsrcs = n;
 }

@@ -206,7 +206,10 @@ read_relocs(struct cfgdis *d)
 		}
 	}
 	free(dyn);
-	if (d->nrel > 1)
+	/* a linker writes them in address order: sort only if not */
+	for (k = 1; k < d->nrel && d->rel[k - 1].off <= d->rel[k].off; k++)
+		;
+	if (k < d->nrel)
 		qsort(d->rel, d->nrel, sizeof(*d->rel), relcmp);
 }
 
@@ -234,7 +237,7 @@ cd_func_past_end(const struct functab *ft, uint64_t a)
  * functions, labels referenced from data, relocations in padding,
  * references into itself */
 static void
-scan_relocs(struct cfgdis *d)
+scan_relocs(struct cfgdis *d, const uint8_t *set)
 {
 	const struct functab *ft = d->ft;
 	size_t i;
@@ -264,7 +267,9 @@ scan_relocs(struct cfgdis *d)
 			    a - to->addr >= to->size)
 				continue;
 			ti = fidx(d, to);
-			cd_push64(&d->xent[ti], &d->nxent[ti], &d->capxent[ti], a);
+			if (set[ti])
+				cd_push64(&d->xent[ti], &d->nxent[ti],
+				    &d->capxent[ti], a);
 			continue;
 		}
 		if (!d->arch->reloc_abs(r->type))
@@ -274,6 +279,8 @@ scan_relocs(struct cfgdis *d)
 		if (to == NULL || a == to->addr || a - to->addr >= to->maxsize)
 			continue;
 		ti = fidx(d, to);
+		if (!set[ti])
+			continue;
 		if (from != NULL && from != to)
 			cd_push64(&d->xent[ti], &d->nxent[ti], &d->capxent[ti], a);
 		else {
@@ -349,12 +356,17 @@ cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
 	d->xlab = xcalloc(ft->n + 1, sizeof(*d->xlab));
 	d->nxlab = xcalloc(ft->n + 1, sizeof(*d->nxlab));
 	d->capxlab = xcalloc(ft->n + 1, sizeof(*d->capxlab));
+	d->need = xcalloc(ft->n + 1, 1);
+	d->done = xcalloc(ft->n + 1, 1);
+	/* whatever the profile: before the input, while the stages before
+	 * this one still work; cfgdis_reloc_at reads them too.  An
+	 * architecture's own reading of them (AArch64's) also drops those
+	 * a linker relaxed away, for every function: it runs here, x86-64's
+	 * for the functions a profile asks for (gather) */
 	if (ft->has_relocs) {
 		read_relocs(d);
 		if (arch->scan_relocs != NULL)
 			arch->scan_relocs(d);
-		else
-			scan_relocs(d);
 	}
 	return d;
 }
@@ -394,6 +406,9 @@ cfgdis_close(struct cfgdis *d)
 	free(d->capxref);
 	free(d->padrel);
 	free(d->selfref);
+	free(d->need);
+	free(d->done);
+	free(d->ltabs);
 	free(d->rel);
 	free(d->secdata);
 	d->arch->close(d);
@@ -444,6 +459,22 @@ cfgdis_veneer_at(struct cfgdis *d, uint64_t a)
 	return d->arch->veneer_at != NULL && d->arch->veneer_at(d, a);
 }
 
+const struct cfg *
+cfgdis_built(const struct cfgdis *d, size_t fi)
+{
+	return fi < d->ft->n ? d->g[fi] : NULL;
+}
+
+void
+cfgdis_drop(struct cfgdis *d, size_t fi)
+{
+	if (fi < d->ft->n && d->g[fi] != NULL) {
+		cfg_free(d->g[fi]);
+		free(d->g[fi]);
+		d->g[fi] = NULL;
+	}
+}
+
 const struct cfgdis_stats *
 cfgdis_stats(const struct cfgdis *d)
 {
@@ -492,22 +523,100 @@ cd_uniq(uint64_t *v, size_t n)
 	return j;
 }
 
-/* processInterproceduralReferences: a direct branch or call from one
- * function into the middle of another makes an entry point there.  Every
- * function's direct branches are read once, from their encodings. */
 static void
-scan_branches(struct cfgdis *d)
+hitmap_init(struct cd_hitmap *m, const struct cfgdis *d, const uint8_t *set)
+{
+	const struct functab *ft = d->ft;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	m->set = set;
+	m->lo = UINT64_MAX;
+	for (i = 0; i < ft->n; i++)
+		if (set[i] && ft->f[i].size > 1) {
+			if (ft->f[i].addr < m->lo)
+				m->lo = ft->f[i].addr;
+			if (ft->f[i].addr + ft->f[i].size > m->hi)
+				m->hi = ft->f[i].addr + ft->f[i].size;
+		}
+	if (m->lo >= m->hi) {
+		m->lo = m->hi = 0;
+		return;
+	}
+	m->bits = xcalloc(((m->hi - m->lo) >> 6) / 64 + 2, sizeof(*m->bits));
+	for (i = 0; i < ft->n; i++)
+		if (set[i] && ft->f[i].size > 1) {
+			uint64_t c = (ft->f[i].addr + 1 - m->lo) >> 6,
+			    e = (ft->f[i].addr + ft->f[i].size - 1 - m->lo) >> 6;
+
+			for (; c <= e; c++)
+				m->bits[c / 64] |= (uint64_t)1 << (c % 64);
+		}
+}
+
+/* may [a, a + 4] touch a function of the set */
+int
+cd_hitmap_near(const struct cd_hitmap *m, uint64_t a)
+{
+	uint64_t c, e;
+
+	if (m->bits == NULL || a + 4 <= m->lo || a >= m->hi)
+		return 0;
+	c = a > m->lo ? (a - m->lo) >> 6 : 0;
+	e = (a + 4 - m->lo) >> 6;
+	for (; c <= e; c++)
+		if (c < ((m->hi - m->lo) >> 6) + 1 &&
+		    (m->bits[c / 64] & ((uint64_t)1 << (c % 64))))
+			return 1;
+	return 0;
+}
+
+/* is a inside (not at the start of) a function of the set */
+int
+cd_hitmap_has(const struct cd_hitmap *m, const struct functab *ft, uint64_t a)
+{
+	const struct bfunc *f;
+	uint64_t c;
+
+	if (m->bits == NULL || a <= m->lo || a >= m->hi)
+		return 0;
+	c = (a - m->lo) >> 6;
+	if (!(m->bits[c / 64] & ((uint64_t)1 << (c % 64))))
+		return 0;
+	return (f = functab_find(ft, a)) != NULL && m->set[f - ft->f] &&
+	    a != f->addr && a - f->addr < f->size;
+}
+
+/* processInterproceduralReferences: a direct branch or call from one
+ * function into the middle of another makes an entry point there, for
+ * the functions of set.  In relocation mode every function is
+ * disassembled: the code of those whose bytes may refer into the set
+ * (cfg_arch.may_refer) is decoded.  Without relocations, BOLT's lite
+ * mode disassembles only the functions with samples: the set's own code
+ * makes entries, in any function not gathered yet. */
+static void
+scan_branches(struct cfgdis *d, const uint8_t *set, int all)
 {
 	const struct functab *ft = d->ft;
 	size_t fi, k, nin;
+	struct cd_hitmap m;
+	int reloc = ft->has_relocs;
 
-	d->scanned = 1;
+	memset(&m, 0, sizeof(m));
+	if (reloc && !all && d->arch->may_refer != NULL)
+		hitmap_init(&m, d, set);
+	else
+		all = 1;
 	for (fi = 0; fi < ft->n; fi++) {
 		const struct bfunc *f = &ft->f[fi], *to;
 
 		if (f->flags & (BF_PLT | BF_PSEUDO))
 			continue;
-		d->arch->decode(d, fi, &d->scratch, &d->capscratch, &nin, 1);
+		if (!set[fi] && (!reloc ||
+		    (!all && !d->arch->may_refer(d, f, &m))))
+			continue;
+		d->arch->decode(d, fi, &d->scratch, &d->capscratch, &nin,
+		    set[fi]);
 		for (k = 0; k < nin; k++) {
 			const struct insn *in = &d->scratch[k];
 			uint64_t t = in->target;
@@ -528,7 +637,7 @@ scan_branches(struct cfgdis *d)
 			 * its relocation (UsedReloc), not as an address (the
 			 * relocation lies in the instruction's bytes: after
 			 * x86's opcode, at AArch64's word) */
-			if (op && ft->has_relocs &&
+			if (op && reloc &&
 			    reloc_in(d, f->addr + in->off,
 			    f->addr + in->off + in->size))
 				continue;
@@ -545,9 +654,11 @@ scan_branches(struct cfgdis *d)
 			 * (addEntryPointAtOffset); on AArch64 up to MaxSize */
 			if (op && t > f->addr && t - f->addr <
 			    (d->arch->self_maxsize ? f->maxsize : f->size)) {
-				d->selfref[fi] = 1;
-				cd_push64(&d->xent[fi], &d->nxent[fi], &d->capxent[fi],
-				    t);
+				if (set[fi]) {
+					d->selfref[fi] = 1;
+					cd_push64(&d->xent[fi], &d->nxent[fi],
+					    &d->capxent[fi], t);
+				}
 				continue;
 			}
 			to = functab_find(ft, t);
@@ -555,29 +666,38 @@ scan_branches(struct cfgdis *d)
 			    t - to->addr >= to->size)
 				continue;
 			ti = (size_t)(to - ft->f);
+			if (reloc ? !set[ti] : d->done[ti])
+				continue;
 			cd_push64(&d->xent[ti], &d->nxent[ti], &d->capxent[ti], t);
 		}
 	}
+	free(m.bits);
 }
 
 /* the entries split jump tables make in other fragments of a function:
- * the graphs of the functions that have fragments or are one are built
- * once to find them (in_fragment records them), then dropped */
+ * the graphs of the parents and fragments of the set's functions (and
+ * of the functions of the set that are one) are built once to find
+ * them (in_fragment records them), then dropped */
 static void
-split_tables(struct cfgdis *d)
+split_tables(struct cfgdis *d, const uint8_t *set)
 {
 	const struct functab *ft = d->ft;
 	struct cfgdis_stats st = d->stats;
-	uint8_t *rel;
-	size_t i;
+	uint8_t *fam, *rel;
+	size_t i, p;
 
 	if (!ft->has_relocs)
 		return;		/* fragments and parents are ignored */
+	/* the families (by parent) with a function of the set */
+	fam = xcalloc(ft->n + 1, 1);
 	rel = xcalloc(ft->n + 1, 1);
 	for (i = 0; i < ft->n; i++)
-		if ((ft->f[i].flags & BF_FRAGMENT) && ft->f[i].parent < ft->n &&
-		    ft->f[i].parent != i)
-			rel[i] = rel[ft->f[i].parent] = 1;
+		if (set[i] && ft->f[i].parent < ft->n)
+			fam[ft->f[i].parent] = 1;
+	for (i = 0; i < ft->n; i++)
+		if ((ft->f[i].flags & BF_FRAGMENT) &&
+		    (p = ft->f[i].parent) < ft->n && p != i && fam[p])
+			rel[i] = rel[p] = 1;
 	d->splitpass = 1;
 	for (i = 0; i < ft->n; i++)
 		if (rel[i]) {
@@ -588,21 +708,73 @@ split_tables(struct cfgdis *d)
 		}
 	d->splitpass = 0;
 	d->stats = st;
+	free(fam);
 	free(rel);
 }
 
+/* the facts the graphs of the functions asked for and not gathered yet
+ * take from the rest of the binary */
 static void
-scan(struct cfgdis *d)
+gather(struct cfgdis *d)
 {
-	scan_branches(d);
-	split_tables(d);
+	const struct functab *ft = d->ft;
+	uint8_t *set = xcalloc(ft->n + 1, 1);
+	size_t i;
+	int all = 1;
+
+	for (i = 0; i < ft->n; i++) {
+		set[i] = d->need[i] && !d->done[i];
+		all &= set[i];
+	}
+	if (ft->has_relocs && d->arch->scan_relocs == NULL)
+		scan_relocs(d, set);
+	scan_branches(d, set, all);
+	split_tables(d, set);
+	if (!ft->has_relocs)
+		cd_lite_tables(d, set);
+	for (i = 0; i < ft->n; i++)
+		d->done[i] |= set[i];
+	d->scanned = 1;
+	free(set);
+}
+
+static void
+need_all(struct cfgdis *d)
+{
+	memset(d->need, 1, d->ft->n);
+	d->nneed = d->ft->n;
+}
+
+void
+cfgdis_need(struct cfgdis *d, size_t fi)
+{
+	if (fi < d->ft->n && !d->need[fi]) {
+		d->need[fi] = 1;
+		d->nneed++;
+	}
 }
 
 void
 cfgdis_prepare(struct cfgdis *d)
 {
-	if (!d->scanned)
-		scan(d);
+	if (d->scanned)
+		return;
+	if (d->nneed == 0)
+		need_all(d);
+	gather(d);
+}
+
+/* function fi's facts are gathered: a function nobody asked for before
+ * cfgdis_prepare brings all the others along (the cost of the old way,
+ * at most once) */
+static void
+ensure(struct cfgdis *d, size_t fi)
+{
+	cfgdis_prepare(d);
+	if (!d->done[fi]) {
+		need_all(d);
+		gather(d);
+	}
 }
 
 const struct cfg *
@@ -610,8 +782,7 @@ cfgdis_get(struct cfgdis *d, size_t fi)
 {
 	if (fi >= d->ft->n)
 		return NULL;
-	if (!d->scanned)
-		scan(d);
+	ensure(d, fi);
 	if (d->g[fi] == NULL)
 		d->g[fi] = cd_build(d, fi);
 	return d->g[fi];
@@ -641,8 +812,6 @@ cfgdis_tables(struct cfgdis *d, size_t fi, struct cfgdis_jt **out,
 	*nfrag = 0;
 	if (fi >= ft->n || (ft->f[fi].flags & (BF_PLT | BF_PSEUDO)))
 		return 0;
-	if (!d->scanned)
-		scan(d);
 	g = cfgdis_get(d, fi);
 	sized = !g->ignored && !(ft->f[fi].flags & BF_NONSIMPLE) &&
 	    !d->padrel[fi];
@@ -712,8 +881,7 @@ cfgdis_entry_id(struct cfgdis *d, size_t fi, uint64_t off)
 
 	if (fi >= ft->n || off == 0)
 		return 0;
-	if (!d->scanned)
-		scan(d);
+	ensure(d, fi);
 	f = &ft->f[fi];
 	for (k = functab_entries_from(ft, f->addr); k < ft->nsyms &&
 	    ft->syms[k].addr < f->addr + f->maxsize; k++)

@@ -72,6 +72,21 @@ struct insn {
 	int64_t		mdisp;
 };
 
+/* a reference from code (function fi) to data at addr */
+struct cref {
+	uint64_t	addr;
+	uint32_t	fi;
+};
+
+/* the functions of a set, by 64-byte chunks of the address space their
+ * interiors (past their first byte) touch: a quick no for most
+ * addresses (cfgdis.c's scan_branches) */
+struct cd_hitmap {
+	const uint8_t	*set;
+	uint64_t	 lo, hi;	/* [lo, hi) */
+	uint64_t	*bits;
+};
+
 /* a static relocation: struct cfg_reloc (cfg.h) */
 #define reloc cfg_reloc
 
@@ -97,7 +112,17 @@ struct cfgdis {
 	size_t		*nxlab, *capxlab;
 	uint8_t		*padrel;	/* relocations in the padding */
 	uint8_t		*selfref;	/* code reference into itself */
-	int		 scanned;	/* branches of all functions scanned */
+	int		 scanned;	/* gather has run */
+	/* the functions whose graphs the caller asked for (cfgdis_need),
+	 * and those whose facts from the rest of the binary (entries,
+	 * labels, split tables) are gathered: the work follows the
+	 * profile, not the size of the binary */
+	uint8_t		*need, *done;
+	size_t		 nneed;
+	/* without relocations: the tables of the functions gathered, by
+	 * address (BOLT's lite mode disassembles only those) */
+	struct cref	*ltabs;
+	size_t		 nltabs, capltabs;
 	int		 splitpass;	/* split_tables is running */
 	int		 bat;		/* a BAT section: BOLT's BAT mode */
 	struct insn	*scratch;	/* scan_branches' decoding */
@@ -117,12 +142,6 @@ struct cfgdis {
 	size_t		 ndsym;
 	int		 dsymdone;
 	struct cfgdis_stats stats;
-};
-
-/* a reference from code (function fi) to data at addr */
-struct cref {
-	uint64_t	addr;
-	uint32_t	fi;
 };
 
 /* the graph of one function being built */
@@ -245,6 +264,11 @@ struct cfg_arch {
 	 * begins (the data before a block is its predecessor's), the last
 	 * at Size, as BOLT sets each block's end offset */
 	int	 gaps;
+	/* could the code of f refer to the inside of a function of m's
+	 * set (a direct branch or a PC-relative operand, read at every
+	 * byte)?  0 lets scan_branches skip decoding f; NULL: decode all */
+	int	(*may_refer)(struct cfgdis *d, const struct bfunc *f,
+		    const struct cd_hitmap *m);
 };
 
 extern const struct cfg_arch cfg_arch_x86_64;	/* x86cfg.c */
@@ -254,6 +278,9 @@ extern const struct cfg_arch cfg_arch_aarch64;	/* a64cfg.c */
 const uint8_t * cd_sec_bytes(struct cfgdis *d, uint64_t a, uint64_t *avail);
 void	 cd_push64(uint64_t **v, size_t *n, size_t *cap, uint64_t x);
 int	 cd_relcmp64(const void *a, const void *b);
+int	 cd_hitmap_near(const struct cd_hitmap *m, uint64_t a);
+int	 cd_hitmap_has(const struct cd_hitmap *m, const struct functab *ft,
+	       uint64_t a);
 const struct reloc * cd_reloc_at(const struct cfgdis *d, uint64_t off);
 long	 cd_insn_at(const struct fbuild *b, uint64_t off);
 size_t	 cd_uniq(uint64_t *v, size_t n);
@@ -263,6 +290,7 @@ int	 cd_analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
 	       uint64_t **out, size_t *nout, size_t *capout);
 int	 cd_find_tables(struct fbuild *b);
 const struct bfunc * cd_func_past_end(const struct functab *ft, uint64_t a);
+void	 cd_lite_tables(struct cfgdis *d, const uint8_t *set);
 struct cfg * cd_build(struct cfgdis *d, size_t fi);
 
 #endif

@@ -189,6 +189,31 @@ func_tables(struct cfgdis *d, size_t fi, uint32_t *n)
 	return d->jt[fi];
 }
 
+/* without relocations: the tables of the set's functions join those
+ * that bound each other (lite mode: BOLT disassembles only these) */
+void
+cd_lite_tables(struct cfgdis *d, const uint8_t *set)
+{
+	size_t i;
+	uint32_t k, nt;
+
+	for (i = 0; i < d->ft->n; i++) {
+		const uint64_t *v;
+
+		if (!set[i])
+			continue;
+		v = func_tables(d, i, &nt);
+		for (k = 0; k < nt; k++) {
+			xgrow(&d->ltabs, &d->capltabs, d->nltabs + 1,
+			    sizeof(*d->ltabs));
+			d->ltabs[d->nltabs++] = (struct cref){ v[k],
+			    (uint32_t)i };
+		}
+	}
+	if (d->nltabs > 1)
+		qsort(d->ltabs, d->nltabs, sizeof(*d->ltabs), crefcmp);
+}
+
 /* populateJumpTables: the next jump table of the binary after t, below
  * ub, or 0.  In relocation mode every function is disassembled and the
  * tables of all of them count; without relocations (lite mode) those of
@@ -208,8 +233,22 @@ next_table(struct fbuild *b, uint64_t t, uint64_t ub, int *other)
 	*other = 0;
 	if (nx != 0)
 		ub = nx;
-	if (!d->ft->has_relocs)
+	if (!d->ft->has_relocs) {
+		/* the tables of the functions lite mode disassembles */
+		for (hi = d->nltabs; lo < hi; ) {
+			m = lo + (hi - lo) / 2;
+			if (d->ltabs[m].addr <= t)
+				lo = m + 1;
+			else
+				hi = m;
+		}
+		for (k = lo; k < d->nltabs && d->ltabs[k].addr < ub; k++)
+			if (d->ltabs[k].fi != (uint32_t)b->fi) {
+				*other = 1;
+				return d->ltabs[k].addr;
+			}
 		return nx;
+	}
 	if (!d->crefdone)
 		read_crefs(d);
 	for (hi = d->ncref; lo < hi; ) {

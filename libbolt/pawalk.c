@@ -38,6 +38,17 @@ loc_addr(const struct pawalk *w, const struct pa_loc *l, uint64_t *a)
 	return 1;
 }
 
+/* the first walk of pawalk_run: f's graph will be asked for */
+static void
+mark(struct pawalk *w, const struct bfunc *f)
+{
+	if (f != NULL) {
+		cfgdis_need(w->cd, (size_t)(f - w->bin->ft.f));
+		if (w->last != NULL)
+			w->last[f - w->bin->ft.f] = (uint32_t)w->cur + 1;
+	}
+}
+
 /* a branch from offset fo of f (to offset to of t) that batmap wrote
  * from an instruction that is no branch, in the ordinary form: from the
  * input branch llvm-bolt reads as it reads the boltedcollection line
@@ -68,6 +79,11 @@ do_branch(struct pawalk *w, int kfrom, uint64_t from, int kto, uint64_t to,
 	const struct bfunc *tf = kto ? functab_find(&w->bin->ft, to) : NULL;
 	uint64_t fo, to_;
 
+	if (w->marking) {
+		mark(w, ff);
+		mark(w, tf);
+		return;
+	}
 	w->nbranches++;
 	if (ff == NULL && tf == NULL)
 		return;
@@ -98,6 +114,13 @@ do_trace(struct pawalk *w, uint64_t s, uint64_t e, int external,
 	const struct cfg *g;
 	long fb, tb;
 
+	if (w->marking) {
+		if (w->mode != PAWALK_BOLTED) {
+			mark(w, a);
+			mark(w, z);
+		}
+		return;
+	}
 	w->ntraces++;
 	if (a == NULL || z == NULL) {
 		w->noutrange++;
@@ -198,7 +221,10 @@ walk_entry(struct pawalk *w, const struct pa_entry *e)
 			w->nsampout++;
 			return;
 		}
-		w->ops->sample(w->arg, f, a0 - f->addr, e->count);
+		if (w->marking)
+			mark(w, f);
+		else
+			w->ops->sample(w->arg, f, a0 - f->addr, e->count);
 		return;
 	}
 	default:
@@ -322,21 +348,109 @@ check_located(const struct pa_reader *r, const struct pa_entry *e)
 			    "writes them)", (unsigned long long)e->loc[k].addr);
 }
 
-void
-pawalk_run_many(struct pawalk *const *ws, size_t n, struct pa_reader *r)
-{
-	struct pa_entry e;
-	size_t i;
+/* the functions a walker is done with after each entry (pawalk_ops
+ * done), in lists by entry: head[i], then next[] */
+struct donelist {
+	uint32_t	*head, *next;
+};
 
-	while (pa_next(r, &e)) {
-		if (n > 1)
-			check_located(r, &e);
-		for (i = 0; i < n; i++)
-			pawalk_entry(ws[i], &e);
+/* w's first walk over the n entries of v: the functions they touch are
+ * asked of w->cd (cfgdis_need), so that cfgdis reads of the binary what
+ * their graphs need, not all of it; with a done callback, the lists of
+ * the functions w is done with after each entry.  w is left as it was. */
+static void
+mark_all(struct pawalk *w, const struct pa_entry *v, size_t n,
+    struct donelist *dl)
+{
+	struct pawalk w0 = *w;
+	size_t i, nf = w->bin->ft.n;
+	uint32_t *last = NULL;
+
+	memset(dl, 0, sizeof(*dl));
+	w->marking = 1;
+	if (w->ops->done != NULL && n < UINT32_MAX - 1)
+		w->last = last = xcalloc(nf + 1, sizeof(*last));
+	for (i = 0; i < n; i++) {
+		w->cur = i;
+		pawalk_entry(w, &v[i]);
 	}
-	/* the entries whose reading waits for the stream's form */
-	for (i = 0; i < n; i++)
-		pawalk_end(ws[i]);
+	/* the entries held until the form of the stream is known are
+	 * walked after the others, as one entry n */
+	w->cur = n;
+	pawalk_end(w);
+	pawalk_free(w);
+	*w = w0;
+	if (last == NULL)
+		return;
+	dl->head = xcalloc(n + 1, sizeof(*dl->head));
+	dl->next = xcalloc(nf + 1, sizeof(*dl->next));
+	for (i = 0; i < nf; i++)
+		if (last[i] != 0) {
+			dl->next[i] = dl->head[last[i] - 1];
+			dl->head[last[i] - 1] = (uint32_t)i + 1;
+		}
+	free(last);
+}
+
+/* w is done with the graphs of the functions of entry i's list */
+static void
+release(struct pawalk *w, const struct donelist *dl, size_t i)
+{
+	uint32_t k;
+
+	if (dl->head == NULL)
+		return;
+	for (k = dl->head[i]; k != 0; k = dl->next[k - 1]) {
+		const struct cfg *g = cfgdis_built(w->cd, k - 1);
+
+		if (g != NULL) {
+			w->ops->done(w->arg, &w->bin->ft.f[k - 1], g);
+			cfgdis_drop(w->cd, k - 1);
+		}
+	}
+}
+
+void
+pawalk_run_many(struct pawalk *const *ws, size_t nw, struct pa_reader *r)
+{
+	struct pa_entry *v = NULL;
+	struct donelist *dl;
+	size_t n = 0, cap = 0, i, j;
+
+	/* the entries are read first (checked as they are read), so that
+	 * each binary's code is read for what the profile touches */
+	for (;;) {
+		xgrow(&v, &cap, n + 1, sizeof(*v));
+		if (!pa_next(r, &v[n]))
+			break;
+		if (nw > 1)
+			check_located(r, &v[n]);
+		n++;
+	}
+	/* no slack kept: memory is the entries */
+	v = xreallocarray(v, n + 1, sizeof(*v));
+	dl = xcalloc(nw + 1, sizeof(*dl));
+	for (j = 0; j < nw; j++)
+		mark_all(ws[j], v, n, &dl[j]);
+	/* each entry to every binary's walker, each keeping what is in its
+	 * binary (as separate runs would); the entries whose reading waits
+	 * for the stream's form at the end (entry n).  A graph is asked of
+	 * cfgdis when first needed: cfgdis_get gathers then what the
+	 * functions asked for take from the rest of the binary. */
+	for (i = 0; i <= n; i++)
+		for (j = 0; j < nw; j++) {
+			if (i < n)
+				pawalk_entry(ws[j], &v[i]);
+			else
+				pawalk_end(ws[j]);
+			release(ws[j], &dl[j], i);
+		}
+	for (j = 0; j < nw; j++) {
+		free(dl[j].head);
+		free(dl[j].next);
+	}
+	free(dl);
+	free(v);
 }
 
 void

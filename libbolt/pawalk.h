@@ -49,6 +49,11 @@ struct pawalk_ops {
 	/* a basic sample at offset off of f */
 	void	(*sample)(void *arg, const struct bfunc *f, uint64_t off,
 		    uint64_t count);
+	/* optional: pawalk_run_many is done with f's graph g, and drops it
+	 * (cfgdis_drop), so that the graphs in memory are those of the
+	 * functions the entries still to come touch; without it every
+	 * graph stays */
+	void	(*done)(void *arg, const struct bfunc *f, const struct cfg *g);
 };
 
 enum pawalk_mode {
@@ -95,13 +100,22 @@ struct pawalk {
 	int		 ended;		/* pawalk_end: the form is known */
 	struct pa_entry	*held;
 	size_t		 nheld, capheld;
+	int		 marking;	/* private: pawalk_run_many's first
+					 * walk, */
+	size_t		 cur;		/* at this entry, */
+	uint32_t	*last;		/* the last entry each function's
+					 * graph is asked for in + 1 */
 };
 
-/* every entry of w->r, then pawalk_end */
+/* every entry of w->r, then pawalk_end: pawalk_run_many of one */
 void	 pawalk_run(struct pawalk *);
 /* one pass over r for several walkers (one per binary): each entry to
  * every walker, each keeping what is in its binary, then pawalk_end on
- * each; with more than one, a bare address is an error on its line */
+ * each; with more than one, a bare address is an error on its line.
+ * The entries are read first and the functions they touch asked of each
+ * walker's cd (cfgdis_need), so that each binary's code is read for what
+ * the profile touches; memory: the entries (distinct, as preagg writes
+ * them) */
 void	 pawalk_run_many(struct pawalk *const *, size_t, struct pa_reader *);
 /* one entry (a held one later, at pawalk_end) */
 void	 pawalk_entry(struct pawalk *, const struct pa_entry *);

@@ -674,6 +674,75 @@ x86_close(struct cfgdis *d)
 	d->archd = NULL;
 }
 
+/* could the code of f refer to the inside of a function of m's set?
+ * Every byte is read as the start of a direct call, jmp or jcc (rel8,
+ * rel16, rel32) and as a ModRM byte of a PC-relative operand (with an
+ * immediate of 0, 1, 2 or 4 bytes after it): what decoding finds is
+ * among these */
+static int
+x86_may_refer(struct cfgdis *d, const struct bfunc *f,
+    const struct cd_hitmap *m)
+{
+	/* what each byte may start: 1 rel32 call/jmp, 2 0f (jcc rel32),
+	 * 4 rel8 branch, 8 66 (rel16 forms), 16 a PC-relative ModRM */
+	static uint8_t cls[256];
+	const struct functab *ft = d->ft;
+	const uint8_t *p;
+	uint64_t avail, a;
+	size_t i, n;
+
+	if (cls[0xe8] == 0) {
+		unsigned c;
+
+		for (c = 0; c < 256; c++)
+			cls[c] = (uint8_t)((c == 0xe8 || c == 0xe9 ? 1 : 0) |
+			    (c == 0x0f ? 2 : 0) |
+			    (c == 0xeb || (c & 0xf0) == 0x70 ||
+			    (c >= 0xe0 && c <= 0xe3) ? 4 : 0) |
+			    (c == 0x66 ? 8 : 0) | ((c & 0xc7) == 0x05 ? 16 : 0));
+	}
+	if (m->bits == NULL || (p = cd_sec_bytes(d, f->addr, &avail)) == NULL)
+		return 0;
+	n = (size_t)(f->size < avail ? f->size : avail);
+	for (i = 0; i < n; i++) {
+		uint8_t k = cls[p[i]];
+
+		if (k == 0)
+			continue;
+		a = f->addr + i;
+		if ((k & 1) && i + 5 <= n && cd_hitmap_has(m, ft, a + 5 +
+		    (uint64_t)(int64_t)(int32_t)ld32(p + i + 1, 0)))
+			return 1;
+		if ((k & 2) && i + 6 <= n && (p[i + 1] & 0xf0) == 0x80 &&
+		    cd_hitmap_has(m, ft, a + 6 + (uint64_t)(int64_t)(int32_t)
+		    ld32(p + i + 2, 0)))
+			return 1;
+		if ((k & 4) && i + 2 <= n && cd_hitmap_has(m, ft, a + 2 +
+		    (uint64_t)(int64_t)(int8_t)p[i + 1]))
+			return 1;
+		if ((k & 8) && i + 4 <= n && (p[i + 1] == 0xe8 ||
+		    p[i + 1] == 0xe9) && cd_hitmap_has(m, ft, a + 4 +
+		    (uint64_t)(int64_t)(int16_t)ld16(p + i + 2, 0)))
+			return 1;
+		if ((k & 8) && i + 5 <= n && p[i + 1] == 0x0f &&
+		    (p[i + 2] & 0xf0) == 0x80 && cd_hitmap_has(m, ft, a + 5 +
+		    (uint64_t)(int64_t)(int16_t)ld16(p + i + 3, 0)))
+			return 1;
+		if ((k & 16) && i + 5 <= n) {
+			/* an immediate of 0, 1, 2 or 4 bytes may follow */
+			uint64_t t = a + 5 +
+			    (uint64_t)(int64_t)(int32_t)ld32(p + i + 1, 0);
+
+			if (cd_hitmap_near(m, t) && (cd_hitmap_has(m, ft, t) ||
+			    cd_hitmap_has(m, ft, t + 1) ||
+			    cd_hitmap_has(m, ft, t + 2) ||
+			    cd_hitmap_has(m, ft, t + 4)))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 const struct cfg_arch cfg_arch_x86_64 = {
 	.name = "x86-64",
 	.decoder = "Capstone",
@@ -693,4 +762,5 @@ const struct cfg_arch cfg_arch_x86_64 = {
 	.restores_frame = x86_restores_frame,
 	.valid_padding = valid_padding,
 	.bytes_return = bytes_return,
+	.may_refer = x86_may_refer,
 };

@@ -88,6 +88,9 @@ struct ctx {
 	 * layout order: a trace's steps are counted next to its graph, and
 	 * become lines once, at the end */
 	uint64_t	**ftc;
+	/* the same once the graph is dropped (on_done): the count of
+	 * lines, then (from, to, count) of each */
+	uint64_t	**ftd;
 };
 
 static uint32_t
@@ -121,8 +124,17 @@ ft_lines(struct ctx *c)
 
 	for (f = 0; f < c->bin.ft.n; f++) {
 		const struct cfg *g;
-		uint64_t *ftc = c->ftc[f];
+		uint64_t *ftc = c->ftc[f], *d = c->ftd[f];
 
+		if (d != NULL) {
+			for (i = 0; i < d[0]; i++)
+				brsum_add(&c->lines, (uint32_t)f + 1,
+				    d[1 + 3 * i], (uint32_t)f + 1,
+				    d[2 + 3 * i], d[3 + 3 * i], 0);
+			free(d);
+			c->ftd[f] = NULL;
+			continue;
+		}
 		if (ftc == NULL)
 			continue;
 		g = cfgdis_get(c->cd, f);
@@ -134,6 +146,31 @@ ft_lines(struct ctx *c)
 		free(ftc);
 		c->ftc[f] = NULL;
 	}
+}
+
+/* pawalk is done with f's graph g: its counts kept without it */
+static void
+on_done(void *arg, const struct bfunc *f, const struct cfg *g)
+{
+	struct ctx *c = arg;
+	size_t fi = (size_t)(f - c->bin.ft.f), i, k = 0;
+	uint64_t *ftc = c->ftc[fi], *d;
+
+	if (ftc == NULL)
+		return;
+	for (i = 0; i + 1 < g->nblocks; i++)
+		k += ftc[i] != 0;
+	d = xcalloc(3 * k + 1, sizeof(*d));
+	for (i = 0; i + 1 < g->nblocks; i++)
+		if (ftc[i] != 0) {
+			d[1 + 3 * d[0]] = g->blocks[i].last;
+			d[2 + 3 * d[0]] = g->blocks[i + 1].start;
+			d[3 + 3 * d[0]] = ftc[i];
+			d[0]++;
+		}
+	free(ftc);
+	c->ftc[fi] = NULL;
+	c->ftd[fi] = d;
 }
 
 /* pawalk's parts of an entry, as fdata lines */
@@ -464,7 +501,7 @@ write_fdata(struct ctx *c, FILE *fp)
 }
 
 static const struct pawalk_ops ops = {
-	on_branch, on_steps, on_fallthrough, on_sample
+	on_branch, on_steps, on_fallthrough, on_sample, on_done
 };
 
 /* binary path, its functions and graphs, and its walker on reader r */
@@ -483,11 +520,8 @@ ctx_open(struct ctx *c, const char *path, struct pa_reader *r, int bolted,
 	    (c->cd = cfgdis_open(&c->bin.eo, &c->bin.ft, err,
 	    sizeof(err))) == NULL)
 		errx(1, "%s", err);
-	/* the code is read before the input: in a pipeline, while the
-	 * stages before this one still work */
-	if (!bolted)
-		cfgdis_prepare(c->cd);
 	c->ftc = xcalloc(c->bin.ft.n + 1, sizeof(*c->ftc));
+	c->ftd = xcalloc(c->bin.ft.n + 1, sizeof(*c->ftd));
 	c->w.bin = &c->bin;
 	c->w.cd = c->cd;
 	c->w.r = r;
@@ -516,6 +550,7 @@ ctx_close(struct ctx *c)
 		datatab_free(&c->dt);
 	pawalk_free(&c->w);
 	free(c->ftc);
+	free(c->ftd);
 }
 
 /* -v's counts and the warnings of one binary (named when there are

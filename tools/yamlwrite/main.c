@@ -376,7 +376,7 @@ ctx_open(struct ctx *c, const struct opts *o, const char *path,
     struct pa_reader *r)
 {
 	static const struct pawalk_ops ops = {
-		on_branch, on_steps, NULL, on_sample
+		on_branch, on_steps, NULL, on_sample, NULL
 	};
 	char err[512];
 
@@ -398,9 +398,6 @@ ctx_open(struct ctx *c, const struct opts *o, const char *path,
 	 * writes them by default; a pair into a function's first block
 	 * stays as given (a recursive call) */
 	c->w.mode = o->literal ? PAWALK_LITERAL : PAWALK_ORDINARY;
-	/* the code is read before the input: in a pipeline, while the
-	 * stages before this one still work */
-	cfgdis_prepare(c->cd);
 }
 
 /* the warnings and -v's counts of one binary (named when there are
