@@ -455,8 +455,12 @@ blkcmp(const void *a, const void *b)
 }
 
 /* the blocks of one input function, over all its fragments: each input
- * offset once, and block indices rising with the offsets (BOLT numbers
- * a function's blocks in input order).  Grouped by hot parent with a
+ * offset with one index, and block indices rising with the offsets
+ * (BOLT numbers a function's blocks in input order).  An input block may
+ * appear more than once, with its index and hash: BOLT 19 on AArch64
+ * gives the block it adds for a conditional tail call (cbz x0, f becomes
+ * cbz x0, .Ltmp; ...; .Ltmp: b f) the input offset of the block it came
+ * from.  Grouped by hot parent with a
  * counting pass, each group sorted apart: the order, hence the first
  * error reported, is that of one sort by (parent, offset, index). */
 static int
@@ -495,11 +499,15 @@ check_blocks(struct bat *t, struct dec *d)
 		if (i < n)
 			qsort(g, n, sizeof(*g), blkcmp);
 		for (i = 1; i < n && rc == 0; i++) {
-			if (g[i].in == g[i - 1].in)
-				rc = fail(d, g[i].secoff, "input block 0x%x of the "
-				    "function at 0x%llx mapped twice", g[i].in,
-				    (unsigned long long)t->frag[k].addr);
-			else if (g[i].index <= g[i - 1].index)
+			if (g[i].in == g[i - 1].in) {
+				if (g[i].index != g[i - 1].index)
+					rc = fail(d, g[i].secoff, "input block "
+					    "0x%x of the function at 0x%llx "
+					    "mapped twice, as block %u and %u",
+					    g[i].in, (unsigned long long)
+					    t->frag[k].addr, g[i - 1].index,
+					    g[i].index);
+			} else if (g[i].index <= g[i - 1].index)
 				rc = fail(d, g[i].secoff, "block index %u at input "
 				    "offset 0x%x not above index %u at 0x%x "
 				    "(function at 0x%llx)", g[i].index, g[i].in,
@@ -622,12 +630,17 @@ bat_decode(struct bat *t, const uint8_t *sec, size_t size, struct bat_err *e)
 	 * beyond the start of the next one (a block entry may sit at the
 	 * end of its fragment: BOLT's entries for deleted blocks).  Branch
 	 * entries may lie elsewhere: BOLT 19 writes the output address of
-	 * a branch duplicated into a cold fragment into the hot map. */
+	 * a branch duplicated into a cold fragment into the hot map.  So
+	 * may a block at output address 0: one of a function BOLT 19 did
+	 * not emit but wrote a map for (an AArch64 linker's thunk, left in
+	 * place), its key 0 - address mod 2^32; no offset of the function
+	 * reaches it, so translate() leaves them all unchanged. */
 	for (k = 0; k < t->nfrag; k++) {
 		f = &t->frag[t->byaddr[k]];
 		maxout = 0;
 		for (i = f->nent; i > 0; i--)
-			if (!f->ent[i - 1].branch) {
+			if (!f->ent[i - 1].branch &&
+			    bat_entry_addr(f, &f->ent[i - 1]) != 0) {
 				maxout = f->ent[i - 1].out;
 				break;
 			}

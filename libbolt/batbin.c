@@ -184,12 +184,16 @@ in_xsec(const struct batbin *b, uint64_t a, int atend)
 	return 0;
 }
 
-/* the checks that need the binary: each fragment at a function symbol
- * in an executable section, each block within its fragment (or at its
- * end: BOLT's entries for deleted blocks), each branch entry within its
- * fragment or another fragment of the same function (BOLT 19 puts in
- * the hot map branches it duplicated into a cold fragment), cold
- * parents as the names say */
+/* the checks that need the binary: each fragment in an executable
+ * section, each block within its fragment (or at its end: BOLT's entries
+ * for deleted blocks), each branch entry within its fragment or another
+ * fragment of the same function (BOLT 19 puts in the hot map branches it
+ * duplicated into a cold fragment), cold parents as the names say.  The
+ * bounds come from the function symbol at the fragment; a fragment
+ * without one (a function BOLT knows from an untyped symbol and its
+ * .eh_frame entry, whose symbol it writes back untyped) has its entries
+ * checked against the section only.  A block at address 0 is one BOLT
+ * 19 did not emit (bat.c) */
 static int
 check_bolted(struct batbin *b, char *err, size_t errlen)
 {
@@ -213,12 +217,8 @@ check_bolted(struct batbin *b, char *err, size_t errlen)
 		}
 		if (b->bin.eo.nsyms == 0)
 			continue;
-		if ((s = sym_at(&b->bin.eo, f->addr)) == NULL) {
-			rc = batfail(b, err, errlen, f->secoff, "no function "
-			    "symbol at fragment address 0x%llx",
-			    (unsigned long long)f->addr);
-			goto out;
-		}
+		if ((s = sym_at(&b->bin.eo, f->addr)) == NULL)
+			continue;
 		b->name[i] = s->name;
 		size[i] = s->size;
 	}
@@ -227,6 +227,8 @@ check_bolted(struct batbin *b, char *err, size_t errlen)
 		for (j = 0; j < f->nent; j++) {
 			x = &f->ent[j];
 			a = bat_entry_addr(f, x);
+			if (a == 0 && !x->branch)
+				continue;
 			if (!in_xsec(b, a, !x->branch)) {
 				rc = batfail(b, err, errlen, f->secoff, "entry at "
 				    "0x%llx of the fragment at 0x%llx lies in no "

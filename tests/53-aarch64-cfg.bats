@@ -352,35 +352,90 @@ bolt_same() {
 	done
 }
 
-@test "aarch64 BAT: yamlwrite --bat writes perf2bolt-19's YAML on the BOLTed binary, returns aside" {
-	local b=sw1
+# bat BIN: BIN BOLTed with --enable-bat and splitting (a real run's
+# profile leaves blocks cold), BIN.bat, and a cfgwalk perf.data of it,
+# BIN.bw.data; the BOLTed program prints what BIN prints (but b1: the
+# bad code BOLTed by llvm-bolt-19 prints another sum, with perf2bolt's
+# profile as with any)
+bat() {
+	local b=$1
 	qwalk $b 3 100
 	"$P2B" -p $b.data -o $b.fdata "$D/$b" > /dev/null 2>&1
 	# shellcheck disable=SC2086
 	"$BOLT" "$D/$b" -o $b.bat -data $b.fdata $BATOPTS > $b.bat.log 2>&1
-	batmap --dump $b.bat | grep -q '^cold '
+	[ $b = b1 ] || [ "$(qrun "$D/$b" 50)" = "$(qrun ./$b.bat 50)" ]
+	batmap --dump $b.bat > $b.dump
+	# stacks of 24: perf2bolt-19 drops two entries of every stack of a
+	# BOLTed binary once it sees one of 32 (tests/40-batmap.bats)
 	cfgwalk -d 24 -n 3000 -s 9 -o $b.bw.events $b.bat
 	mkperfdata -a aarch64 -o $b.bw.data $b.bw.events
-	# perf2bolt-19 -w on an AArch64 BOLTed binary takes a branch from a
-	# return of a function with tables for a call (it reads the
-	# function as disassembled, with no instruction), where its fdata
-	# drops it; left out of the profile both read
-	llvm-objdump-19 -d --no-show-raw-insn $b.bat |
-	    awk '$2 ~ /^ret/ { sub(":", "", $1); print $1 }' > rets
-	[ "$(wc -l < rets)" -ge 5 ]
-	perfdecode $b.bw.data | preagg --legacy -b $b.bat |
-	    awk 'FNR == NR { r[$1] = 1; next } !($1 == "B" && ($2 in r))' rets - > bw.pa
-	"$P2B" --pa -p bw.pa --profile-format=yaml -o ref.yaml $b.bat > yp.log 2>&1
-	batmap $b.bat "$D/$b" bw.pa | yamlwrite --bat $b.bat -o ours.yaml "$D/$b"
-	batmap --dump $b.bat > $b.dump
-	llvm-readelf-19 -sW $b.bat > $b.syms
-	run python3 "$DATA/yamlwrite-bat/cmpyaml.py" ours.yaml ref.yaml --nobat $b.syms $b.dump
-	echo "$output"
-	[ "$status" -eq 0 ]
-	# call_weak_fn, left in place, has no tables: its graph and hashes
-	# in the BOLTed binary
-	[[ "$output" == *" nobat="[1-9]* ]]
-	[[ "$output" == *" gblocks="[1-9]* ]]
+}
+
+@test "aarch64 BAT: perf2bolt-19 -w on the BOLTed binary (fdata and YAML in one run): batmap --yaml | fdatawrite --bolted, yamlwrite --bat, and the driver write both; perf2bolt -p -o without YAML: batmap | fdatawrite --bolted" {
+	local b n
+	# sw1 (C, switch tables), h1 and h3 (hand-written shapes, conditional
+	# tail calls BOLT expands into two blocks of one input offset, an
+	# untyped FDE-only function; non-PIE and PIE), b1 (data in code);
+	# perf2bolt-19 -w crashes on the C++ programs (x1, x2) and on the
+	# large program (segfault writing BAT YAML: tests/large)
+	for b in sw1 h1 h3 b1; do
+		bat $b
+		# writing YAML on AArch64, perf2bolt disassembles the functions
+		# with tables and no cold fragment, and finds no instruction in
+		# those its mapping symbols make all data (every one up to the
+		# first $d of the BOLTed code): no return there, and a branch
+		# from one is kept, in its fdata too (batmap(1) --yaml)
+		"$P2B" -p $b.bw.data -o $b.wref -w $b.yref $b.bat > $b.w.log 2>&1
+		"$P2B" -p $b.bw.data -o $b.ref $b.bat > $b.r.log 2>&1
+		perfdecode $b.bw.data | preagg -b $b.bat > $b.bw.pa
+		batmap -v --yaml $b.bat "$D/$b" $b.bw.pa 2> $b.v > $b.ypa
+		batmap $b.bat "$D/$b" $b.bw.pa | fdatawrite --bolted "$D/$b" | sort > o.s
+		sort $b.ref > r.s
+		echo "$b: $(wc -l < r.s) lines without -w, $(wc -l < $b.wref) with" >&2
+		[ "$(wc -l < r.s)" -ge 50 ]
+		same_file r.s o.s
+		fdatawrite --bolted "$D/$b" $b.ypa | sort > o.s
+		sort $b.wref > r.s
+		same_file r.s o.s
+		n=$(sed -n 's/.*--yaml: \([0-9]*\) branches from returns kept.*/\1/p' $b.v)
+		echo "$b: $n branches from returns kept" >&2
+		[ "${n:-0}" -ge 1 ]
+		yamlwrite --bat $b.bat -o $b.yaml "$D/$b" $b.ypa
+		llvm-readelf-19 -sW $b.bat > $b.syms
+		run python3 "$DATA/yamlwrite-bat/cmpyaml.py" $b.yaml $b.yref --nobat $b.syms $b.dump
+		echo "$output" | tail -3
+		[ "$status" -eq 0 ]
+		[[ "$output" == *" gblocks="[1-9]* ]]
+		# the driver, with and without -w
+		profpipe-perf2bolt --bat-input="$D/$b" -p $b.bw.data -o $b.dw -w $b.dy $b.bat
+		sort $b.dw > o.s
+		same_file r.s o.s
+		python3 "$DATA/yamlwrite-bat/cmpyaml.py" $b.dy $b.yref --nobat $b.syms $b.dump
+		profpipe-perf2bolt --bat-input="$D/$b" -p $b.bw.data -o $b.d $b.bat
+		sort $b.d > o.s
+		sort $b.ref > r.s
+		same_file r.s o.s
+	done
+	# h1: functions with tables both without instructions and with
+	python3 - "$DATA" h1 <<'PY'
+import re, subprocess, sys
+out = subprocess.run(['/usr/lib/llvm-19/bin/perf2bolt', '--pa', '-p', sys.argv[1] + '/functab/empty.pa',
+                      '-o', '/dev/null', '-w', '/dev/null', sys.argv[2] + '.bat', '--print-disasm'],
+                     capture_output=True, text=True).stdout
+n = {}
+cur = None
+for l in out.splitlines():
+    if l.startswith('  Address'):
+        cur = int(l.split(':')[1], 16)
+        n[cur] = 0
+    elif cur is not None and re.match(r'^ +[0-9a-f]{8}: ', l):
+        n[cur] += 1
+hot = [int(l.split()[1], 16) for l in open(sys.argv[2] + '.dump') if l.startswith('hot ')]
+empty = sum(1 for h in hot if n.get(h) == 0)
+full = sum(1 for h in hot if n.get(h, 0) > 0)
+print('h1: %d functions with tables disassembled empty, %d with instructions' % (empty, full), file=sys.stderr)
+sys.exit(0 if empty >= 5 and full >= 5 else 1)
+PY
 }
 
 @test "aarch64 bad code: functions, graphs and profiles of damaged binaries and words no decoder reads: perf2bolt's, or a clear error, never a crash" {

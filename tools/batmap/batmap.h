@@ -8,6 +8,7 @@
 #include "batbin.h"
 
 extern int	 vflag;
+extern int	 yflag;		/* --yaml */
 
 void	 translate(FILE *, struct batbin *, const char *, const char *);
 void	 translate_free(void);

@@ -19,6 +19,7 @@
 #include "batmap.h"
 
 int	 vflag;
+int	 yflag;
 
 static void	 load_bolted(struct batbin *, const char *);
 static void	 dump(FILE *, const struct batbin *);
@@ -33,10 +34,12 @@ static const struct prog_opt opts[] = {
 	    "no warnings (batmap has none but errors)" },
 	{ "verbose", no_argument, 'v', NULL,
 	    "counts of translated and dropped entries" },
+	{ "yaml", no_argument, 300, NULL,
+	    "read the profile as perf2bolt reads it when it writes YAML" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"[-qv] [-o file] bolted-binary input-binary [profile]\n"
+	"[-qv] [--yaml] [-o file] bolted-binary input-binary [profile]\n"
 	"--dump [-o file] bolted-binary",
 	"Translate a pre-aggregated profile of a binary written by llvm-bolt\n"
 	"--enable-bat into one of its input binary, through the BOLT address\n"
@@ -63,6 +66,9 @@ main(int argc, char *argv[])
 			break;
 		case 'v':
 			vflag = 1;
+			break;
+		case 300:
+			yflag = 1;
 			break;
 		case 'q':
 			break;

@@ -13,6 +13,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,7 @@ bins_load(struct request *rq)
 		hex_encode(b->buildid, eo.buildid, eo.buildid_len);
 		b->bat = elfobj_section(&eo, ".note.bolt_bat", NULL, NULL, NULL,
 		    NULL) == 1;
+		b->aarch64 = eo.machine == EM_AARCH64;
 		if (b->bat) {
 			if (rq->bat_input != NULL) {
 				if (!is_input_of(rq->bat_input, &eo))

@@ -31,6 +31,7 @@ struct bin {
 	char		*path;
 	char		 buildid[129];	/* hex, "" if none */
 	int		 bat;		/* .note.bolt_bat: BOLTed with tables */
+	int		 aarch64;	/* EM_AARCH64 */
 	char		*input;		/* bat: the binary BOLT optimized */
 	char		*opath, *wpath;	/* its -o and -w outputs (multi) */
 };

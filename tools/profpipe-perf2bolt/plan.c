@@ -152,16 +152,21 @@ source(const struct request *rq, struct pipeline *pl, const char **file)
 }
 
 /* the stream a writer of binary b reads: a BOLTed binary's translated
- * to its input by batmap (one batmap for all its writers) */
+ * to its input by batmap (one batmap for all its writers); yaml: YAML
+ * is among them, which changes what perf2bolt reads on AArch64, in its
+ * fdata too (batmap --yaml, which changes nothing on x86-64: not given
+ * there) */
 static int
 translated(struct pipeline *pl, const struct bin *b, int src,
-    const char **file)
+    const char **file, int yaml)
 {
 	int t;
 
 	if (!b->bat)
 		return src;
 	t = stage_new(pl, "batmap");
+	if (yaml && b->aarch64)
+		stage_arg(pl, t, "--yaml");
 	stage_arg(pl, t, b->path);
 	stage_arg(pl, t, b->input);
 	if (*file != NULL)
@@ -234,7 +239,7 @@ plan(const struct request *rq, struct pipeline *pl)
 		for (i = 0; i < rq->nbins && rq->save != NULL; i++) {
 			const struct bin *b = &rq->bins[i];
 			const char *f = file;
-			int t = translated(pl, b, src, &f);
+			int t = translated(pl, b, src, &f, 1);
 
 			writer(pl, b, t, f, FMT_YAML, b->wpath);
 		}
@@ -244,7 +249,8 @@ plan(const struct request *rq, struct pipeline *pl)
 		const struct bin *b = &rq->bins[i];
 		const char *f = file;
 		int t = rq->format == FMT_PREAGG && rq->save == NULL ? src :
-		    translated(pl, b, src, &f);
+		    translated(pl, b, src, &f, rq->save != NULL ||
+		    rq->format == FMT_YAML);
 
 		/* --profile-format=preagg writes the untranslated stream,
 		 * as LLVM main writes its traces */
