@@ -134,17 +134,159 @@ fdekcmp(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* a CIE's augmentation data (after 'z'): the encodings it names */
+static int
+parse_cie_aug(struct ehp *e, const char *aug, const uint8_t *q,
+    const uint8_t *aend, struct cie *c)
+{
+	uint64_t v;
+	size_t k;
+	uint8_t penc;
+
+	for (k = 1; aug[k] != '\0'; k++) {
+		switch (aug[k]) {
+		case 'L':
+			if (q >= aend)
+				return -1;
+			c->lsdaenc = *q++;
+			c->aug_l = 1;
+			break;
+		case 'R':
+			if (q >= aend)
+				return -1;
+			c->fdeenc = *q++;
+			break;
+		case 'P':	/* the personality: its encoding, pointer */
+			if (q >= aend)
+				return -1;
+			penc = *q++;
+			if (eh_ptr(e, &q, aend, penc & 0x7f, 0, &v) == -1)
+				return -1;
+			break;
+		case 'S':
+		case 'B':
+		case 'G':
+			break;
+		default:
+			return 0;	/* unknown: the rest is not read */
+		}
+	}
+	return 0;
+}
+
+/* the CIE whose body (after the length) is body, its fields from q (after
+ * the id) to p; -1 if damaged */
+static int
+parse_cie(struct ehp *e, const uint8_t *body, const uint8_t *q,
+    const uint8_t *p, struct cie *c)
+{
+	const char *aug;
+	size_t alen;
+	uint64_t v, augl;
+	int64_t sv;
+
+	if (q >= p)
+		return -1;
+	q++;			/* version */
+	aug = (const char *)q;
+	alen = strnlen(aug, (size_t)(p - q));
+	if (alen == (size_t)(p - q))
+		return -1;
+	q += alen + 1;
+	if (strstr(aug, "eh") != NULL)
+		q += 8;
+	if (q > p || eh_uleb(&q, p, &v) == -1 || eh_sleb(&q, p, &sv) == -1)
+		return -1;
+	if (body[4] == 1) {	/* version 1: a byte for the return column */
+		if (q >= p)
+			return -1;
+		q++;
+	} else if (eh_uleb(&q, p, &v) == -1)
+		return -1;
+	if (aug[0] != 'z')
+		return 0;
+	c->aug_z = 1;
+	if (eh_uleb(&q, p, &augl) == -1 || augl > (uint64_t)(p - q))
+		return -1;
+	return parse_cie_aug(e, aug, q, q + augl, c);
+}
+
+/* the FDE whose body is body, its fields from q (after the id, the
+ * distance back to its CIE) to p; -1 if damaged or its CIE unknown */
+static int
+parse_fde(struct ehp *e, const struct cie *cies, size_t ncies,
+    const uint8_t *body, uint64_t id, const uint8_t *q, const uint8_t *p,
+    struct fde *f)
+{
+	const struct cie *c = NULL;
+	const uint8_t *aend;
+	uint64_t cieoff, augl;
+	size_t j;
+
+	if (id > (uint64_t)(body - e->base))
+		return -1;
+	cieoff = (uint64_t)(body - e->base) - id;
+	for (j = ncies; j-- > 0;)
+		if (cies[j].off == cieoff) {
+			c = &cies[j];
+			break;
+		}
+	if (c == NULL)
+		return -1;
+	if (eh_ptr(e, &q, p, c->fdeenc, 0, &f->start) == -1 ||
+	    eh_ptr(e, &q, p, c->fdeenc & 0x0f, 1, &f->range) == -1)
+		return -1;
+	f->lsda = 0;
+	if (c->aug_z) {
+		if (eh_uleb(&q, p, &augl) == -1 || augl > (uint64_t)(p - q))
+			return -1;
+		aend = q + augl;
+		if (c->aug_l && eh_ptr(e, &q, aend, c->lsdaenc & 0x7f, 0,
+		    &f->lsda) == -1)
+			f->lsda = 0;
+	}
+	return 0;
+}
+
+/* CFIReaderWriter: one FDE per start, the first with a non-zero range;
+ * sorted by start, file order among equal starts */
+static void
+fdes_unique(struct functab *ft)
+{
+	struct fdek *ks = xreallocarray(NULL, ft->nfdes, sizeof(*ks));
+	struct fde *t = xreallocarray(NULL, ft->nfdes, sizeof(*t));
+	size_t i, j;
+
+	memcpy(t, ft->fdes, ft->nfdes * sizeof(*t));
+	for (i = 0; i < ft->nfdes; i++)
+		ks[i] = (struct fdek){ t[i].start, i };
+	qsort(ks, ft->nfdes, sizeof(*ks), fdekcmp);
+	for (i = j = 0; i < ft->nfdes; i++) {
+		const struct fde *x = &t[ks[i].i];
+
+		if (j > 0 && ft->fdes[j - 1].start == x->start) {
+			if (ft->fdes[j - 1].range == 0 && x->range != 0)
+				ft->fdes[j - 1] = *x;
+			continue;
+		}
+		ft->fdes[j++] = *x;
+	}
+	ft->nfdes = j;
+	free(t);
+	free(ks);
+}
+
 /* parse .eh_frame; damaged entries end the parse (what was read stays) */
 void
 ft_parse_ehframe(struct functab *ft, const uint8_t *buf, size_t len,
     uint64_t addr)
 {
 	struct ehp e = { buf, buf + len, addr };
-	const uint8_t *p = buf, *end = buf + len, *ent, *body, *q;
-	struct cie *cies = NULL;
-	size_t ncies = 0, capcies = 0, capf = 0, i, j;
-	uint64_t l, id, v, start, range, lsda;
-	int64_t sv;
+	const uint8_t *p = buf, *end = buf + len, *ent, *body;
+	struct cie *cies = NULL, c;
+	struct fde f;
+	size_t ncies = 0, capcies = 0, capf = 0;
+	uint64_t l, id;
 
 	while ((size_t)(end - p) >= 4) {
 		ent = p;
@@ -161,152 +303,23 @@ ft_parse_ehframe(struct functab *ft, const uint8_t *buf, size_t len,
 		if (l > (uint64_t)(end - p) || l < 4)
 			break;
 		body = p;
-		q = p;
 		p += l;		/* the next entry */
-		id = ld32(q, 0);
-		q += 4;
-		if (id == 0) {			/* a CIE */
-			struct cie c = { (uint64_t)(ent - buf), 0, 0xff, 0, 0 };
-			const char *aug;
-			size_t alen;
-
-			if (q >= p)
-				continue;
-			q++;			/* version */
-			aug = (const char *)q;
-			alen = strnlen(aug, (size_t)(p - q));
-			if (alen == (size_t)(p - q))
-				continue;
-			q += alen + 1;
-			if (strstr(aug, "eh") != NULL)
-				q += 8;
-			if (q > p || eh_uleb(&q, p, &v) == -1 ||
-			    eh_sleb(&q, p, &sv) == -1)
-				continue;
-			if (body[4] == 1) {
-				if (q >= p)
-					continue;
-				q++;
-			} else if (eh_uleb(&q, p, &v) == -1)
-				continue;
-			if (aug[0] == 'z') {
-				uint64_t augl;
-				const uint8_t *aend;
-				size_t k;
-				int bad = 0;
-
-				c.aug_z = 1;
-				if (eh_uleb(&q, p, &augl) == -1 ||
-				    augl > (uint64_t)(p - q))
-					continue;
-				aend = q + augl;
-				for (k = 1; aug[k] != '\0' && !bad; k++) {
-					switch (aug[k]) {
-					case 'L':
-						if (q >= aend)
-							bad = 1;
-						else {
-							c.lsdaenc = *q++;
-							c.aug_l = 1;
-						}
-						break;
-					case 'R':
-						if (q >= aend)
-							bad = 1;
-						else
-							c.fdeenc = *q++;
-						break;
-					case 'P': {
-						uint8_t penc;
-
-						if (q >= aend) {
-							bad = 1;
-							break;
-						}
-						penc = *q++;
-						if (eh_ptr(&e, &q, aend, penc & 0x7f,
-						    0, &v) == -1)
-							bad = 1;
-						break;
-					}
-					case 'S':
-					case 'B':
-					case 'G':
-						break;
-					default:
-						k = strlen(aug) - 1;	/* stop */
-						break;
-					}
-				}
-				if (bad)
-					continue;
+		id = ld32(body, 0);
+		if (id == 0) {
+			c = (struct cie){ (uint64_t)(ent - buf), 0, 0xff, 0, 0 };
+			if (parse_cie(&e, body, body + 4, p, &c) == 0) {
+				xgrow(&cies, &capcies, ncies + 1, sizeof(*cies));
+				cies[ncies++] = c;
 			}
-			xgrow(&cies, &capcies, ncies + 1, sizeof(*cies));
-			cies[ncies++] = c;
-			continue;
-		}
-		/* an FDE: id is the distance back to its CIE */
-		{
-			uint64_t cieoff;
-			const struct cie *c = NULL;
-
-			if (id > (uint64_t)(body - buf))
-				continue;
-			cieoff = (uint64_t)(body - buf) - id;
-			for (j = ncies; j-- > 0;)
-				if (cies[j].off == cieoff) {
-					c = &cies[j];
-					break;
-				}
-			if (c == NULL)
-				continue;
-			if (eh_ptr(&e, &q, p, c->fdeenc, 0, &start) == -1 ||
-			    eh_ptr(&e, &q, p, c->fdeenc & 0x0f, 1, &range) == -1)
-				continue;
-			lsda = 0;
-			if (c->aug_z) {
-				uint64_t augl;
-				const uint8_t *aend;
-
-				if (eh_uleb(&q, p, &augl) == -1 ||
-				    augl > (uint64_t)(p - q))
-					continue;
-				aend = q + augl;
-				if (c->aug_l && eh_ptr(&e, &q, aend, c->lsdaenc &
-				    0x7f, 0, &lsda) == -1)
-					lsda = 0;
-			}
+		} else if (parse_fde(&e, cies, ncies, body, id, body + 4, p,
+		    &f) == 0) {
 			xgrow(&ft->fdes, &capf, ft->nfdes + 1, sizeof(*ft->fdes));
-			ft->fdes[ft->nfdes++] = (struct fde){ start, range, lsda };
+			ft->fdes[ft->nfdes++] = f;
 		}
 	}
 	free(cies);
-	/* CFIReaderWriter: one per start, the first with a non-zero range */
-	if (ft->nfdes == 0)
-		return;
-	/* sort by start, file order among equal starts */
-	{
-		struct fdek *ks = xreallocarray(NULL, ft->nfdes, sizeof(*ks));
-		struct fde *t = xreallocarray(NULL, ft->nfdes, sizeof(*t));
-
-		memcpy(t, ft->fdes, ft->nfdes * sizeof(*t));
-		for (i = 0; i < ft->nfdes; i++)
-			ks[i] = (struct fdek){ t[i].start, i };
-		qsort(ks, ft->nfdes, sizeof(*ks), fdekcmp);
-		for (i = j = 0; i < ft->nfdes; i++) {
-			const struct fde *x = &t[ks[i].i];
-
-			if (j > 0 && ft->fdes[j - 1].start == x->start) {
-				if (ft->fdes[j - 1].range == 0 && x->range != 0)
-					ft->fdes[j - 1] = *x;
-				continue;
-			}
-			ft->fdes[j++] = *x;
-		}
-		ft->nfdes = j;
-		free(t);
-		free(ks);
-	}
+	if (ft->nfdes > 0)
+		fdes_unique(ft);
 }
 
 /* first FDE with start >= a */

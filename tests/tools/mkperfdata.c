@@ -219,6 +219,7 @@ static void	 bb_hdr(struct bb *, uint32_t, uint16_t);
 static void	 bb_endrec(struct bb *);
 static int	 parse_i64(const char *, int64_t *);
 static void	 set_features(const char *);
+static int	 parse_args(int, char *[], const char **);
 static noreturn void usage(int);
 
 static const char *branch_types[] = {
@@ -272,10 +273,63 @@ main(int argc, char *argv[])
 {
 	struct output o;
 	const char *outpath = NULL;
-	uint64_t v;
-	int ch, i;
+	int i;
 
 	prog_init(argc, argv);
+	i = parse_args(argc, argv, &outpath);
+	argc -= i;
+	argv += i;
+	if (argc > 1)
+		prog_usage_error("too many arguments");
+	if ((opt.zcut || opt.z2) && !opt.zstd)
+		prog_usage_error("--zstd-cut and --compressed2 need --zstd");
+	if (opt.nofeat)
+		memset(opt.feat, 0, sizeof(opt.feat));
+	if (opt.zstd)
+		/* perf sizes its decompression buffer from it */
+		opt.feat[F_COMPRESSED] = 1;
+	if (opt.be && memchr(opt.feat, 1, sizeof(opt.feat)) != NULL)
+		/* perf finds a swapped feature bitmap by this bit */
+		opt.feat[F_HOSTNAME] = 1;
+
+	parse_input(argc == 1 ? argv[0] : NULL);
+	finish_events();
+
+	out_open(&o, outpath);
+	wb_init(&out.wb, o.fp, 1 << 22);
+	if (opt.zstd) {
+		out.cctx = ZSTD_createCCtx();
+		if (out.cctx == NULL)
+			errx(1, "zstd: out of memory");
+		out.zin = xmalloc(opt.chunk);
+		out.zoutcap = ZSTD_compressBound(opt.chunk) + 64;
+		out.zout = xmalloc(out.zoutcap);
+	}
+	write_all();
+	wb_free(&out.wb);
+	out_commit(&o);
+	if (opt.zstd)
+		ZSTD_freeCCtx(out.cctx);
+	for (i = 0; (size_t)i < nrecs; i++)
+		free(recs[i].str);
+	free(recs);
+	free(brs);
+	for (i = 0; (size_t)i < nevs; i++)
+		free(evs[i].name);
+	free(out.zin);
+	free(out.zout);
+	free(out.zpend.p);
+	return 0;
+}
+
+/* the options into opt and *outpath; returns the index of the first
+ * operand */
+static int
+parse_args(int argc, char *argv[], const char **outpath)
+{
+	uint64_t v;
+	int ch;
+
 	opt.zlevel = 3;
 	opt.chunk = 32768;
 	opt.repeat = 1;
@@ -286,7 +340,7 @@ main(int argc, char *argv[])
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
-			outpath = optarg;
+			*outpath = optarg;
 			break;
 		case 'B':
 			opt.be = 1;
@@ -400,49 +454,7 @@ main(int argc, char *argv[])
 			prog_usage_error(NULL);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1)
-		prog_usage_error("too many arguments");
-	if ((opt.zcut || opt.z2) && !opt.zstd)
-		prog_usage_error("--zstd-cut and --compressed2 need --zstd");
-	if (opt.nofeat)
-		memset(opt.feat, 0, sizeof(opt.feat));
-	if (opt.zstd)
-		/* perf sizes its decompression buffer from it */
-		opt.feat[F_COMPRESSED] = 1;
-	if (opt.be && memchr(opt.feat, 1, sizeof(opt.feat)) != NULL)
-		/* perf finds a swapped feature bitmap by this bit */
-		opt.feat[F_HOSTNAME] = 1;
-
-	parse_input(argc == 1 ? argv[0] : NULL);
-	finish_events();
-
-	out_open(&o, outpath);
-	wb_init(&out.wb, o.fp, 1 << 22);
-	if (opt.zstd) {
-		out.cctx = ZSTD_createCCtx();
-		if (out.cctx == NULL)
-			errx(1, "zstd: out of memory");
-		out.zin = xmalloc(opt.chunk);
-		out.zoutcap = ZSTD_compressBound(opt.chunk) + 64;
-		out.zout = xmalloc(out.zoutcap);
-	}
-	write_all();
-	wb_free(&out.wb);
-	out_commit(&o);
-	if (opt.zstd)
-		ZSTD_freeCCtx(out.cctx);
-	for (i = 0; (size_t)i < nrecs; i++)
-		free(recs[i].str);
-	free(recs);
-	free(brs);
-	for (i = 0; (size_t)i < nevs; i++)
-		free(evs[i].name);
-	free(out.zin);
-	free(out.zout);
-	free(out.zpend.p);
-	return 0;
+	return optind;
 }
 
 /* "all" or a comma-separated list of feature names */

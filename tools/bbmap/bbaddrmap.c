@@ -138,145 +138,141 @@ address(struct cur *c, uint64_t *out)
 		xgrow(&(m)->arr, &(m)->cap, (m)->n + (need), sizeof(*(m)->arr)); \
 } while (0)
 
+/* an SHT_LLVM_BB_ADDR_MAP entry's version and feature fields, checked
+ * against each other */
 static int
-decode_func(struct bam_map *m, struct cur *c)
+decode_header(struct cur *c, uint8_t *versionp, uint16_t *featp)
 {
-	const struct bam_section *s = c->s;
-	struct bam_func *f;
+	size_t start = c->pos, at;
+	uint64_t v = 0;
+	uint16_t feat;
+	uint8_t version;
+
+	if (fixed(c, 1, "version", &v) == -1)
+		return -1;
+	version = (uint8_t)v;
+	if (version > BAM_MAXVERSION)
+		return fail(c, start, "unsupported BB address map version "
+		    "%u (this decoder knows 0 to %d)", version, BAM_MAXVERSION);
+	at = c->pos;
+	if (fixed(c, version < 5 ? 1 : 2, "feature field", &v) == -1)
+		return -1;
+	feat = (uint16_t)v;
+	if (feat & ~BAM_F_ALL)
+		return fail(c, at, "unknown feature bits 0x%x in feature "
+		    "0x%x of a version %u entry", feat & ~BAM_F_ALL, feat,
+		    version);
+	if (feat != 0 && version < 2)
+		return fail(c, at, "feature 0x%x needs version >= 2, "
+		    "found version %u", feat, version);
+	if ((feat & BAM_F_CALLSITES) && version < 3)
+		return fail(c, at, "feature 0x%x (callsite end offsets) "
+		    "needs version >= 3, found version %u", feat, version);
+	if ((feat & BAM_F_HASH) && version < 4)
+		return fail(c, at, "feature 0x%x (block hashes) needs "
+		    "version >= 4, found version %u", feat, version);
+	if ((feat & BAM_F_POSTLINK) && version < 5)
+		return fail(c, at, "feature 0x%x (post-link CFG) needs "
+		    "version >= 5, found version %u", feat, version);
+	*versionp = version;
+	*featp = feat;
+	return 0;
+}
+
+/* block i of a range; *prevend is the end of the range's previous block */
+static int
+decode_block(struct bam_map *m, struct cur *c, uint8_t version,
+    uint16_t feat, uint32_t i, uint32_t *prevend)
+{
 	struct bam_bb *b;
+	size_t at;
+	uint64_t j;
+	uint32_t id = i, off, size, md, ncs = 0, last = 0, k, d;
+
+	if (version >= 2 && uleb32(c, "block ID", &id) == -1)
+		return -1;
+	if (uleb32(c, "block offset", &off) == -1)
+		return -1;
+	k = (uint32_t)m->ncs;
+	if (feat & BAM_F_CALLSITES) {
+		if (uleb32(c, "number of callsites", &ncs) == -1)
+			return -1;
+		for (j = 0; j < ncs; j++) {
+			if (uleb32(c, "callsite end offset", &d) == -1)
+				return -1;
+			GROW(m, cs, ncs, capcs, 1);
+			last += d;
+			m->cs[m->ncs++] = last;
+		}
+	}
+	if (uleb32(c, "block size", &size) == -1)
+		return -1;
+	size += last;
+	at = c->pos;
+	if (uleb32(c, "block metadata", &md) == -1)
+		return -1;
+	if (md & ~BAM_MD_ALL)
+		return fail(c, at, "invalid block metadata 0x%x "
+		    "(unknown bits 0x%x)", md, md & ~BAM_MD_ALL);
+	if (m->nbbs == UINT32_MAX)
+		return fail(c, at, "too many blocks");
+	GROW(m, bbs, nbbs, capbbs, 1);
+	b = &m->bbs[m->nbbs++];
+	b->id = id;
+	b->md = md;
+	b->cs = k;
+	b->ncs = ncs;
+	b->hash = 0;
+	if ((feat & BAM_F_HASH) && fixed(c, 8, "block hash", &b->hash) == -1)
+		return -1;
+	/* version 0 offsets are from the range start, later ones from the
+	 * previous block's end */
+	if (version >= 1)
+		off += *prevend;
+	b->off = off;
+	b->size = size;
+	*prevend = off + size;
+	return 0;
+}
+
+/* one range of f: its base address and its blocks */
+static int
+decode_range(struct bam_map *m, struct cur *c, struct bam_func *f,
+    uint8_t version, uint16_t feat)
+{
+	struct bam_range *rg;
+	uint32_t nbb, i, prevend = 0;
+
+	GROW(m, ranges, nranges, capranges, 1);
+	rg = &m->ranges[m->nranges];
+	if (address(c, &rg->base) == -1)
+		return -1;
+	if (uleb32(c, "number of blocks", &nbb) == -1)
+		return -1;
+	rg->bb = (uint32_t)m->nbbs;
+	rg->nbb = 0;
+	rg->nbb_declared = nbb;
+	for (i = 0; i < nbb && !(feat & BAM_F_OMITBB); i++) {
+		if (decode_block(m, c, version, feat, i, &prevend) == -1)
+			return -1;
+		rg->nbb++;
+		f->nbb++;
+	}
+	m->nranges++;
+	return 0;
+}
+
+/* the PGO analysis map of f: per block its frequency, post-link count
+ * and successors */
+static int
+decode_pgo(struct bam_map *m, struct cur *c, struct bam_func *f,
+    uint16_t feat)
+{
 	struct bam_pgobb *pb;
 	struct bam_succ *sc;
-	size_t start = c->pos, at;
-	uint64_t v = 0, nsucc, j;
-	uint32_t nranges = 1, r, i, nbb, prevend, last, k, id, off, size, md,
-	    ncs, d;
-	uint16_t feat = 0;
-	uint8_t version = 0;
+	uint64_t nsucc, j;
+	uint32_t i;
 
-	if (s->type == BAM_SHT) {
-		if (fixed(c, 1, "version", &v) == -1)
-			return -1;
-		version = (uint8_t)v;
-		if (version > BAM_MAXVERSION)
-			return fail(c, start, "unsupported BB address map version "
-			    "%u (this decoder knows 0 to %d)", version, BAM_MAXVERSION);
-		at = c->pos;
-		if (fixed(c, version < 5 ? 1 : 2, "feature field", &v) == -1)
-			return -1;
-		feat = (uint16_t)v;
-		if (feat & ~BAM_F_ALL)
-			return fail(c, at, "unknown feature bits 0x%x in feature "
-			    "0x%x of a version %u entry", feat & ~BAM_F_ALL, feat,
-			    version);
-		if (feat != 0 && version < 2)
-			return fail(c, at, "feature 0x%x needs version >= 2, "
-			    "found version %u", feat, version);
-		if ((feat & BAM_F_CALLSITES) && version < 3)
-			return fail(c, at, "feature 0x%x (callsite end offsets) "
-			    "needs version >= 3, found version %u", feat, version);
-		if ((feat & BAM_F_HASH) && version < 4)
-			return fail(c, at, "feature 0x%x (block hashes) needs "
-			    "version >= 4, found version %u", feat, version);
-		if ((feat & BAM_F_POSTLINK) && version < 5)
-			return fail(c, at, "feature 0x%x (post-link CFG) needs "
-			    "version >= 5, found version %u", feat, version);
-	}
-	if (feat & BAM_F_MULTIRANGE) {
-		at = c->pos;
-		if (uleb32(c, "number of BB ranges", &nranges) == -1)
-			return -1;
-		if (nranges == 0)
-			return fail(c, at, "zero number of BB ranges");
-	}
-	/* Arrays grow item by item as items decode (never by a count read
-	 * from the input), so memory stays proportional to the bytes read
-	 * and a short section fails where LLVM's decoder fails. */
-	GROW(m, funcs, nfuncs, capfuncs, 1);
-	f = &m->funcs[m->nfuncs];
-	memset(f, 0, sizeof(*f));
-	f->fileoff = s->fileoff + start;
-	f->sec = s->sec;
-	f->text = s->text;
-	f->version = version;
-	f->feature = feat;
-	f->range = (uint32_t)m->nranges;
-	f->nrange = nranges;
-
-	for (r = 0; r < nranges; r++) {
-		struct bam_range *rg;
-
-		GROW(m, ranges, nranges, capranges, 1);
-		rg = &m->ranges[m->nranges];
-		if (address(c, &rg->base) == -1)
-			return -1;
-		if (uleb32(c, "number of blocks", &nbb) == -1)
-			return -1;
-		rg->bb = (uint32_t)m->nbbs;
-		rg->nbb = 0;
-		rg->nbb_declared = nbb;
-		if (!(feat & BAM_F_OMITBB)) {
-			prevend = 0;
-			for (i = 0; i < nbb; i++) {
-				id = i;
-				if (version >= 2 && uleb32(c, "block ID", &id) == -1)
-					return -1;
-				if (uleb32(c, "block offset", &off) == -1)
-					return -1;
-				last = 0;
-				ncs = 0;
-				k = (uint32_t)m->ncs;
-				if (feat & BAM_F_CALLSITES) {
-					if (uleb32(c, "number of callsites", &ncs) == -1)
-						return -1;
-					for (j = 0; j < ncs; j++) {
-						if (uleb32(c, "callsite end offset", &d) == -1)
-							return -1;
-						GROW(m, cs, ncs, capcs, 1);
-						last += d;
-						m->cs[m->ncs++] = last;
-					}
-				}
-				if (uleb32(c, "block size", &size) == -1)
-					return -1;
-				size += last;
-				at = c->pos;
-				if (uleb32(c, "block metadata", &md) == -1)
-					return -1;
-				if (md & ~BAM_MD_ALL)
-					return fail(c, at, "invalid block metadata 0x%x "
-					    "(unknown bits 0x%x)", md, md & ~BAM_MD_ALL);
-				if (m->nbbs == UINT32_MAX)
-					return fail(c, at, "too many blocks");
-				GROW(m, bbs, nbbs, capbbs, 1);
-				b = &m->bbs[m->nbbs++];
-				b->id = id;
-				b->md = md;
-				b->cs = k;
-				b->ncs = ncs;
-				b->hash = 0;
-				if ((feat & BAM_F_HASH) &&
-				    fixed(c, 8, "block hash", &b->hash) == -1)
-					return -1;
-				/* version 0 offsets are from the range start,
-				 * later ones from the previous block's end */
-				if (version >= 1)
-					off += prevend;
-				b->off = off;
-				b->size = size;
-				prevend = off + size;
-				rg->nbb++;
-				f->nbb++;
-			}
-		}
-		m->nranges++;
-	}
-	m->nfuncs++;
-
-	if (feat & BAM_F_ENTRYCOUNT &&
-	    uleb(c, UINT64_MAX, "function entry count", &f->entrycount) == -1)
-		return -1;
-	if (!(feat & (BAM_F_BBFREQ | BAM_F_BRPROB)))
-		return 0;
 	f->pgo = (uint32_t)m->npgo;
 	for (i = 0; i < f->nbb; i++) {
 		GROW(m, pgo, npgo, cappgo, 1);
@@ -312,6 +308,50 @@ decode_func(struct bam_map *m, struct cur *c)
 		f->npgo++;
 	}
 	return 0;
+}
+
+static int
+decode_func(struct bam_map *m, struct cur *c)
+{
+	const struct bam_section *s = c->s;
+	struct bam_func *f;
+	size_t start = c->pos, at;
+	uint32_t nranges = 1, r;
+	uint16_t feat = 0;
+	uint8_t version = 0;
+
+	if (s->type == BAM_SHT && decode_header(c, &version, &feat) == -1)
+		return -1;
+	if (feat & BAM_F_MULTIRANGE) {
+		at = c->pos;
+		if (uleb32(c, "number of BB ranges", &nranges) == -1)
+			return -1;
+		if (nranges == 0)
+			return fail(c, at, "zero number of BB ranges");
+	}
+	/* Arrays grow item by item as items decode (never by a count read
+	 * from the input), so memory stays proportional to the bytes read
+	 * and a short section fails where LLVM's decoder fails. */
+	GROW(m, funcs, nfuncs, capfuncs, 1);
+	f = &m->funcs[m->nfuncs];
+	memset(f, 0, sizeof(*f));
+	f->fileoff = s->fileoff + start;
+	f->sec = s->sec;
+	f->text = s->text;
+	f->version = version;
+	f->feature = feat;
+	f->range = (uint32_t)m->nranges;
+	f->nrange = nranges;
+	for (r = 0; r < nranges; r++)
+		if (decode_range(m, c, f, version, feat) == -1)
+			return -1;
+	m->nfuncs++;
+	if (feat & BAM_F_ENTRYCOUNT &&
+	    uleb(c, UINT64_MAX, "function entry count", &f->entrycount) == -1)
+		return -1;
+	if (!(feat & (BAM_F_BBFREQ | BAM_F_BRPROB)))
+		return 0;
+	return decode_pgo(m, c, f, feat);
 }
 
 int

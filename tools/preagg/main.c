@@ -29,6 +29,10 @@ size_t npids;
 
 static void	 load_binary(struct binary *);
 static int	 default_threads(const char *);
+static int	 parse_args(int, char *[], const char **, int *);
+static void	 check_args(const char *, int);
+static void	 load_binaries(void);
+static void	 report(void);
 
 /* options (preagg(1)) */
 static const struct prog_opt opts[] = {
@@ -84,11 +88,56 @@ main(int argc, char *argv[])
 {
 	struct output out, mout;
 	const char *ofile = NULL;
-	uint64_t v;
-	int ch, i, nthreads;	/* parsing threads */
+	int i, nthreads;	/* parsing threads */
 
 	prog_init(argc, argv);
-	nthreads = 0;	/* default_threads() */
+	i = parse_args(argc, argv, &ofile, &nthreads);
+	argc -= i;
+	argv += i;
+	check_args(ofile, nthreads);
+	load_binaries();
+	/* the Skylake workaround depends on input order: one parser */
+	if (skylake_check)
+		nthreads = 1;
+	out_open(&out, ofile);
+	if (memfile != NULL)
+		out_open(&mout, memfile);
+	if (!mflag)
+		parsers_start(nthreads ? nthreads :
+		    default_threads(argc == 0 ? "-" : argv[0]));
+	if (argc == 0) {
+		if (mflag)
+			merge("-");
+		else
+			aggregate("-");
+	}
+	for (i = 0; i < argc; i++) {
+		if (mflag)
+			merge(argv[i]);
+		else
+			aggregate(argv[i]);
+	}
+	if (!mflag)
+		parsers_stop();
+	report();
+	write_entries(out.fp);
+	if (memfile != NULL) {
+		mem_write(mout.fp);
+		out_commit(&mout);
+	}
+	out_commit(&out);
+	return 0;
+}
+
+/* the options into the globals, *ofile and *nthreads (0: as the input
+ * allows); returns the index of the first operand */
+static int
+parse_args(int argc, char *argv[], const char **ofile, int *nthreads)
+{
+	uint64_t v;
+	int ch;
+
+	*nthreads = 0;	/* default_threads() */
 	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -105,7 +154,7 @@ main(int argc, char *argv[])
 		case 'j':
 			if (parse_u64(optarg, 10, 256, &v) == -1 || v == 0)
 				prog_usage_error("bad thread count '%s'", optarg);
-			nthreads = (int)v;
+			*nthreads = (int)v;
 			break;
 		case 'k':
 			kflag = 1;
@@ -145,7 +194,7 @@ main(int argc, char *argv[])
 			mflag = 1;
 			break;
 		case 'o':
-			ofile = optarg;
+			*ofile = optarg;
 			break;
 		case 'p':
 			if (parse_u64(optarg, 10, INT32_MAX, &v) == -1)
@@ -161,8 +210,13 @@ main(int argc, char *argv[])
 			break;
 		}
 	}
-	argc -= optind;
-	argv += optind;
+	return optind;
+}
+
+/* the combinations of options that make no sense */
+static void
+check_args(const char *ofile, int nthreads)
+{
 	if (mflag && (nbins || lflag || fmt21 || buildid_locs || nthreads ||
 	    npids || basic_only || branches_only || ignore_bid || memfile ||
 	    kflag))
@@ -184,6 +238,15 @@ main(int argc, char *argv[])
 		    "(afdowrite): not with --legacy");
 	if (!mflag && nbins == 0)
 		prog_usage_error("no --binary given");
+}
+
+/* every --binary, and what they decide: build-id locations, one parser
+ * for the Skylake workaround of a BOLTed x86-64 binary */
+static void
+load_binaries(void)
+{
+	int i;
+
 	for (i = 0; i < nbins; i++)
 		load_binary(&bins[i]);
 	if (nbins > 1)
@@ -192,33 +255,17 @@ main(int argc, char *argv[])
 		if (bins[i].bb.bid[0] == '\0')
 			errx(1, "%s: no build-id, needed for buildid:offset "
 			    "locations", bins[i].path);
-
-	/* the Skylake workaround depends on input order: one parser */
 	for (i = 0; i < nbins; i++)
 		if (bins[i].bat && bins[i].bb.eo.machine == EM_X86_64)
 			skylake_check = 1;
-	if (skylake_check)
-		nthreads = 1;
-	out_open(&out, ofile);
-	if (memfile != NULL)
-		out_open(&mout, memfile);
-	if (!mflag)
-		parsers_start(nthreads ? nthreads :
-		    default_threads(argc == 0 ? "-" : argv[0]));
-	if (argc == 0) {
-		if (mflag)
-			merge("-");
-		else
-			aggregate("-");
-	}
-	for (i = 0; i < argc; i++) {
-		if (mflag)
-			merge(argv[i]);
-		else
-			aggregate(argv[i]);
-	}
-	if (!mflag)
-		parsers_stop();
+}
+
+/* after the input: the errors and warnings of what it held, and -v */
+static void
+report(void)
+{
+	int i;
+
 	/* perf2bolt stops when the recording knows the binary's name only
 	 * with another build-id: the binary is not the one that ran */
 	for (i = 0; i < nbins; i++)
@@ -260,13 +307,6 @@ main(int argc, char *argv[])
 	if (vflag && memfile != NULL)
 		fprintf(stderr, "%s: %zu distinct memory samples\n", progname,
 		    memn);
-	write_entries(out.fp);
-	if (memfile != NULL) {
-		mem_write(mout.fp);
-		out_commit(&mout);
-	}
-	out_commit(&out);
-	return 0;
 }
 
 /* parsing threads: one per CPU we may run on, up to 4, leaving one to the

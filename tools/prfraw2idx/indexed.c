@@ -250,31 +250,31 @@ write_rec(struct wbuf *w, const struct rec *r, unsigned ver, int nk)
 	}
 }
 
-int
-indexed_write(struct wbuf *w, struct store *s, unsigned ver, int sparse)
+/* where the sections of the file go */
+struct layout {
+	uint64_t	 hsize;		/* the header, summaries excluded */
+	uint64_t	 dataoff;	/* the first bucket */
+	uint64_t	 tableoff, idoff, vtoff, tmpoff;
+	uint64_t	 idsize;
+};
+
+/* the profile summaries (CS apart) and each function's data length;
+ * warns of what the version cannot hold */
+static void
+summarize(struct store *s, struct fentry **fe, size_t n, unsigned ver,
+    int nk, struct summ *sm, struct summ *cs, uint64_t *dlen)
 {
-	struct fentry **fe;
-	struct summ sm, cs;
-	struct chain ch;
-	size_t n, i, b, nids = 0;
-	uint64_t *dlen, hsize, off, tableoff, idoff = 0, vtoff = 0, idsize;
-	uint64_t vword, tmpoff = 0;
-	uint32_t *order = NULL;
-	size_t capord = 0;
-	int nk = ver >= 12 ? 3 : 2, csp = (s->kind & VAR_CSIR) != 0;
 	int dropped_vt = 0, dropped_bm = 0;
+	size_t i;
+	uint32_t j;
 
-	fe = store_sorted(s, sparse, &n);
-	memset(&sm, 0, sizeof(sm));
-	memset(&cs, 0, sizeof(cs));
-	dlen = xreallocarray(NULL, n + 1, sizeof(*dlen));
+	memset(sm, 0, sizeof(*sm));
+	memset(cs, 0, sizeof(*cs));
 	for (i = 0; i < n; i++) {
-		uint32_t j;
-
 		for (j = 0; j < fe[i]->nrecs; j++) {
 			const struct rec *r = &fe[i]->recs[j];
 
-			summ_add((r->hash & CS_HASH_BIT) ? &cs : &sm, r);
+			summ_add((r->hash & CS_HASH_BIT) ? cs : sm, r);
 			if (nk < 3 && r->nsites[2] > 0)
 				dropped_vt = 1;
 			if (ver < 11 && r->nbitmap > 0)
@@ -282,67 +282,82 @@ indexed_write(struct wbuf *w, struct store *s, unsigned ver, int sparse)
 		}
 		dlen[i] = data_size(fe[i], ver, nk);
 	}
-	summ_finish(&sm);
-	summ_finish(&cs);
+	summ_finish(sm);
+	summ_finish(cs);
 	if (dropped_vt)
 		store_warn(s, "format version %u cannot hold vtable value "
 		    "profiles: dropped", ver);
 	if (dropped_bm)
 		store_warn(s, "format version %u cannot hold MC/DC bitmaps: "
 		    "dropped", ver);
+}
 
-	/* the chained hash table: sorted insertion, LLVM's resizes */
-	memset(&ch, 0, sizeof(ch));
-	ch.nb = 64;
-	ch.head = xcalloc(ch.nb, sizeof(*ch.head));
-	ch.len = xcalloc(ch.nb, sizeof(*ch.len));
-	ch.next = xcalloc(n + 1, sizeof(*ch.next));
+/* the chained hash table: sorted insertion, LLVM's resizes */
+static void
+chain_build(struct chain *ch, struct fentry **fe, size_t n)
+{
+	uint64_t target = n <= 2 ? 1 : next_pow2((uint64_t)n * 4 / 3);
+	size_t i;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->nb = 64;
+	ch->head = xcalloc(ch->nb, sizeof(*ch->head));
+	ch->len = xcalloc(ch->nb, sizeof(*ch->len));
+	ch->next = xcalloc(n + 1, sizeof(*ch->next));
 	for (i = 0; i < n; i++) {
-		if (4 * (uint64_t)(i + 1) >= 3 * (uint64_t)ch.nb)
-			chain_resize(&ch, fe, ch.nb * 2);
-		chain_insert(ch.head, ch.len, ch.next, ch.nb, fe[i]->key,
+		if (4 * (uint64_t)(i + 1) >= 3 * (uint64_t)ch->nb)
+			chain_resize(ch, fe, ch->nb * 2);
+		chain_insert(ch->head, ch->len, ch->next, ch->nb, fe[i]->key,
 		    (uint32_t)i);
 	}
-	{
-		uint64_t target = n <= 2 ? 1 : next_pow2((uint64_t)n * 4 / 3);
+	if (target != ch->nb)
+		chain_resize(ch, fe, (size_t)target);
+}
 
-		if (target != ch.nb)
-			chain_resize(&ch, fe, (size_t)target);
-	}
+static void
+layout(struct layout *l, struct store *s, const struct chain *ch,
+    struct fentry **fe, const uint64_t *dlen, unsigned ver)
+{
+	uint64_t off;
+	size_t b, i;
+	uint32_t e;
 
-	/* layout */
-	hsize = ver >= 12 ? 72 : ver >= 10 ? 64 : ver >= 9 ? 56 :
+	memset(l, 0, sizeof(*l));
+	l->hsize = ver >= 12 ? 72 : ver >= 10 ? 64 : ver >= 9 ? 56 :
 	    ver >= 8 ? 48 : 40;
-	off = hsize + (8 * (2 + 6 + 3 * NCUTOFFS)) * (csp ? 2 : 1);
-	for (b = 0; b < ch.nb; b++) {
-		uint32_t e;
-
-		if (ch.head[b] == 0)
+	l->dataoff = l->hsize + (8 * (2 + 6 + 3 * NCUTOFFS)) *
+	    ((s->kind & VAR_CSIR) ? 2 : 1);
+	off = l->dataoff;
+	for (b = 0; b < ch->nb; b++) {
+		if (ch->head[b] == 0)
 			continue;
 		off += 2;
-		for (e = ch.head[b]; e != 0; e = ch.next[e - 1])
+		for (e = ch->head[b]; e != 0; e = ch->next[e - 1])
 			off += 24 + fe[e - 1]->namelen + dlen[e - 1];
 	}
-	tableoff = (off + 7) & ~(uint64_t)7;
-	off = tableoff + 16 + 8 * (uint64_t)ch.nb;
+	l->tableoff = (off + 7) & ~(uint64_t)7;
+	off = l->tableoff + 16 + 8 * (uint64_t)ch->nb;
 	store_sort_ids(s);
-	nids = s->nids;
-	idsize = 0;
-	for (i = 0; i < nids; i++)
-		idsize += 8 + ((s->ids[i].len + 7) & ~(size_t)7);
+	for (i = 0; i < s->nids; i++)
+		l->idsize += 8 + ((s->ids[i].len + 7) & ~(size_t)7);
 	if (ver >= 9) {
-		idoff = off;
-		off += 8 + idsize;
+		l->idoff = off;
+		off += 8 + l->idsize;
 	}
 	if (ver >= 12) {
-		vtoff = off;
+		l->vtoff = off;
 		off += 8;
 	}
 	if ((s->kind & VAR_TEMPORAL) && ver >= 10)
-		tmpoff = off;
+		l->tmpoff = off;
+}
 
-	/* header */
-	vword = ver;
+static void
+write_header(struct wbuf *w, const struct store *s, const struct layout *l,
+    unsigned ver)
+{
+	uint64_t vword = ver;
+
 	vword |= s->kind & (VAR_IR | VAR_CSIR | VAR_ENTRY_FIRST |
 	    VAR_BYTE_COVERAGE | VAR_ENTRY_ONLY);
 	if (ver >= 10)
@@ -351,63 +366,70 @@ indexed_write(struct wbuf *w, struct store *s, unsigned ver, int sparse)
 	put64(w, vword);
 	put64(w, 0);
 	put64(w, 0);
-	put64(w, tableoff);
+	put64(w, l->tableoff);
 	if (ver >= 8)
 		put64(w, 0);
 	if (ver >= 9)
-		put64(w, idoff);
+		put64(w, l->idoff);
 	if (ver >= 10)
-		put64(w, tmpoff);
+		put64(w, l->tmpoff);
 	if (ver >= 12)
-		put64(w, vtoff);
-	summ_write(w, &sm);
-	if (csp)
-		summ_write(w, &cs);
+		put64(w, l->vtoff);
+}
 
-	/* payload, bucket by bucket */
-	off = hsize + (8 * (2 + 6 + 3 * NCUTOFFS)) * (csp ? 2 : 1);
-	{
-		uint64_t *boff = xcalloc(ch.nb, sizeof(*boff));
+/* the functions bucket by bucket, then the table of the buckets */
+static void
+write_buckets(struct wbuf *w, const struct chain *ch, struct fentry **fe,
+    size_t n, const uint64_t *dlen, const struct layout *l, unsigned ver,
+    int nk)
+{
+	uint64_t *boff = xcalloc(ch->nb, sizeof(*boff)), off = l->dataoff;
+	uint32_t *order = NULL, e, j;
+	size_t capord = 0, b;
+	uint8_t l2[2];
 
-		for (b = 0; b < ch.nb; b++) {
-			uint32_t e;
-			uint8_t l2[2];
+	for (b = 0; b < ch->nb; b++) {
+		if (ch->head[b] == 0)
+			continue;
+		boff[b] = off;
+		l2[0] = (uint8_t)ch->len[b];
+		l2[1] = (uint8_t)(ch->len[b] >> 8);
+		wb_write(w, l2, 2);
+		off += 2;
+		for (e = ch->head[b]; e != 0; e = ch->next[e - 1]) {
+			const struct fentry *f = fe[e - 1];
 
-			if (ch.head[b] == 0)
-				continue;
-			boff[b] = off;
-			l2[0] = (uint8_t)ch.len[b];
-			l2[1] = (uint8_t)(ch.len[b] >> 8);
-			wb_write(w, l2, 2);
-			off += 2;
-			for (e = ch.head[b]; e != 0; e = ch.next[e - 1]) {
-				const struct fentry *f = fe[e - 1];
-				uint32_t j;
-
-				put64(w, f->key);
-				put64(w, f->namelen);
-				put64(w, dlen[e - 1]);
-				wb_write(w, f->name, f->namelen);
-				xgrow(&order, &capord, f->nrecs, sizeof(*order));
-				fentry_order(f, order);
-				for (j = 0; j < f->nrecs; j++)
-					write_rec(w, &f->recs[order[j]], ver, nk);
-				off += 24 + f->namelen + dlen[e - 1];
-			}
+			put64(w, f->key);
+			put64(w, f->namelen);
+			put64(w, dlen[e - 1]);
+			wb_write(w, f->name, f->namelen);
+			xgrow(&order, &capord, f->nrecs, sizeof(*order));
+			fentry_order(f, order);
+			for (j = 0; j < f->nrecs; j++)
+				write_rec(w, &f->recs[order[j]], ver, nk);
+			off += 24 + f->namelen + dlen[e - 1];
 		}
-		for (; off < tableoff; off++)
-			wb_putc(w, 0);
-		put64(w, ch.nb);
-		put64(w, n);
-		for (b = 0; b < ch.nb; b++)
-			put64(w, boff[b]);
-		free(boff);
 	}
-	if (ver >= 9) {
-		put64(w, idsize);
-		for (i = 0; i < nids; i++) {
-			size_t p;
+	for (; off < l->tableoff; off++)
+		wb_putc(w, 0);
+	put64(w, ch->nb);
+	put64(w, n);
+	for (b = 0; b < ch->nb; b++)
+		put64(w, boff[b]);
+	free(boff);
+	free(order);
+}
 
+/* after the table: binary ids, vtable names, temporal traces */
+static void
+write_tail(struct wbuf *w, const struct store *s, const struct layout *l,
+    unsigned ver)
+{
+	size_t i, j, p;
+
+	if (ver >= 9) {
+		put64(w, l->idsize);
+		for (i = 0; i < s->nids; i++) {
 			put64(w, s->ids[i].len);
 			wb_write(w, s->ids[i].p, s->ids[i].len);
 			for (p = s->ids[i].len; p % 8 != 0; p++)
@@ -416,19 +438,40 @@ indexed_write(struct wbuf *w, struct store *s, unsigned ver, int sparse)
 	}
 	if (ver >= 12)
 		put64(w, 0);	/* vtable names: empty, as by default */
-	if (tmpoff != 0) {
+	if (l->tmpoff != 0) {
 		put64(w, s->ntraces);
 		put64(w, s->streamsize);
 		for (i = 0; i < s->ntraces; i++) {
-			size_t j;
-
 			put64(w, s->traces[i].weight);
 			put64(w, s->traces[i].n);
 			for (j = 0; j < s->traces[i].n; j++)
 				put64(w, s->traces[i].refs[j]);
 		}
 	}
-	free(order);
+}
+
+int
+indexed_write(struct wbuf *w, struct store *s, unsigned ver, int sparse)
+{
+	struct fentry **fe;
+	struct summ sm, cs;
+	struct chain ch;
+	struct layout l;
+	uint64_t *dlen;
+	size_t n;
+	int nk = ver >= 12 ? 3 : 2;
+
+	fe = store_sorted(s, sparse, &n);
+	dlen = xreallocarray(NULL, n + 1, sizeof(*dlen));
+	summarize(s, fe, n, ver, nk, &sm, &cs, dlen);
+	chain_build(&ch, fe, n);
+	layout(&l, s, &ch, fe, dlen, ver);
+	write_header(w, s, &l, ver);
+	summ_write(w, &sm);
+	if (s->kind & VAR_CSIR)
+		summ_write(w, &cs);
+	write_buckets(w, &ch, fe, n, dlen, &l, ver, nk);
+	write_tail(w, s, &l, ver);
 	free(ch.head);
 	free(ch.len);
 	free(ch.next);

@@ -588,55 +588,161 @@ llvm_traces(struct lineio *ls, struct trace **tv, size_t *nt,
 	return 0;
 }
 
-/* llvm-profdata's text form, as TextInstrProfReader reads it */
+/* the header lines (":ir", ":temporal_prof_traces" and its traces, ...)
+ * into *kind and the traces; *have: whether a line follows them */
 static int
-llvm_read(struct store *s, struct lineio *ls, uint64_t weight, struct perr *e)
+llvm_header(struct lineio *ls, uint64_t *kind, int *have, struct trace **tv,
+    size_t *nt, size_t *capt, uint64_t *stream, struct perr *e)
 {
-	struct scratch sc;
-	uint64_t kind = 0, v, n, i, stream = 0;
-	int rc = -1, have;
-	char *name = NULL;
-	size_t nlen, namelen, capname = 0, nt = 0, capt = 0;
-	struct trace *tv = NULL;
+	static const struct {
+		const char *s;
+		uint64_t bit;
+	} hdr[] = {
+		{ "ir", VAR_IR }, { "fe", 0 },
+		{ "csir", VAR_IR | VAR_CSIR },
+		{ "entry_first", VAR_ENTRY_FIRST },
+		{ "not_entry_first", 0 },
+		{ "single_byte_coverage", VAR_BYTE_COVERAGE },
+		{ "instrument_loop_entries", VAR_LOOP_ENTRIES },
+	};
+	size_t h;
 
-	memset(&sc, 0, sizeof(sc));
-	have = next_data(ls);
-	while (have && ls->buf[0] == ':') {
-		static const struct {
-			const char *s;
-			uint64_t bit;
-		} hdr[] = {
-			{ "ir", VAR_IR }, { "fe", 0 },
-			{ "csir", VAR_IR | VAR_CSIR },
-			{ "entry_first", VAR_ENTRY_FIRST },
-			{ "not_entry_first", 0 },
-			{ "single_byte_coverage", VAR_BYTE_COVERAGE },
-			{ "instrument_loop_entries", VAR_LOOP_ENTRIES },
-		};
-		size_t h;
-
+	*have = next_data(ls);
+	while (*have && ls->buf[0] == ':') {
 		for (h = 0; h < NELEM(hdr); h++)
 			if (strlen(hdr[h].s) == ls->len - 1 &&
 			    strncasecmp(hdr[h].s, ls->buf + 1, ls->len - 1) == 0)
 				break;
 		if (h == NELEM(hdr) && ls->len == 21 &&
 		    strncasecmp(ls->buf + 1, "temporal_prof_traces", 20) == 0) {
-			if (llvm_traces(ls, &tv, &nt, &capt, &stream,
-			    e) != 0)
-				goto out;
-			kind |= VAR_TEMPORAL;
-			have = next_data(ls);
-			continue;
-		}
-		if (h == NELEM(hdr)) {
-			lerr(e, ls, "unknown header line");
-			goto out;
-		}
-		kind |= hdr[h].bit;
-		have = next_data(ls);
+			if (llvm_traces(ls, tv, nt, capt, stream, e) != 0)
+				return -1;
+			*kind |= VAR_TEMPORAL;
+		} else if (h == NELEM(hdr))
+			return lerr(e, ls, "unknown header line");
+		else
+			*kind |= hdr[h].bit;
+		*have = next_data(ls);
 	}
-	if (!(kind & VAR_IR))
-		kind |= VAR_FE;
+	if (!(*kind & VAR_IR))
+		*kind |= VAR_FE;
+	return 0;
+}
+
+/* a function's hash, number of counters and counters */
+static int
+llvm_counters(struct lineio *ls, struct scratch *sc, struct perr *e)
+{
+	uint64_t n, i, v;
+
+	if (data_num(ls, 1, &sc->r.hash) != 0)
+		return lerr(e, ls, "function hash is not a valid integer");
+	if (data_num(ls, 1, &n) != 0 || n == 0 || n > MAXLINECOUNT)
+		return lerr(e, ls, "number of counters is not a valid "
+		    "positive integer");
+	for (i = 0; i < n; i++) {
+		if (data_num(ls, 0, &v) != 0)
+			return lerr(e, ls, "counter is not a valid integer");
+		/* grown as lines come, never by the claimed count */
+		xgrow(&sc->r.counts, &sc->capc, sc->r.ncounts + 1, 8);
+		sc->r.counts[sc->r.ncounts++] = v;
+	}
+	return 0;
+}
+
+/* the line "$N" (in ls) and the N bitmap bytes after it */
+static int
+llvm_bitmap(struct lineio *ls, struct scratch *sc, struct perr *e)
+{
+	uint64_t n, i, v;
+
+	if (num(ls->buf + 1, ls->len - 1, 10, &n) != 0 || n > MAXLINECOUNT)
+		return lerr(e, ls, "number of bitmap bytes is not a valid "
+		    "integer");
+	for (i = 0; i < n; i++) {
+		if (data_num(ls, 1, &v) != 0 || v > 255)
+			return lerr(e, ls, "bitmap byte is not a valid integer");
+		xgrow(&sc->r.bitmap, &sc->capb, sc->r.nbitmap + 1, 1);
+		sc->r.bitmap[sc->r.nbitmap++] = (uint8_t)v;
+	}
+	return 0;
+}
+
+/* a value data line "VALUE:COUNT" of kind k: a number for kind 1 (memop
+ * sizes), else a name, kept as its MD5 (** External Symbol ** as 0) */
+static int
+llvm_value_data(struct lineio *ls, struct scratch *sc, int k,
+    struct perr *e)
+{
+	const char *c;
+	uint64_t cnt, v;
+	size_t nlen;
+
+	if (!next_data(ls))
+		return lerr(e, ls, "truncated value profile data");
+	for (c = ls->buf + ls->len; c > ls->buf && c[-1] != ':'; c--)
+		continue;
+	if (c == ls->buf ||
+	    num(c, (size_t)(ls->buf + ls->len - c), 10, &cnt) != 0)
+		return lerr(e, ls, "bad value data line");
+	nlen = (size_t)(c - 1 - ls->buf);
+	if (k == 1) {
+		if (num(ls->buf, nlen, 10, &v) != 0)
+			return lerr(e, ls, "bad value");
+	} else if (nlen == strlen(EXTERNAL) &&
+	    memcmp(ls->buf, EXTERNAL, nlen) == 0)
+		v = 0;
+	else
+		v = md5_low64(ls->buf, nlen);
+	scratch_value(sc, k, v, cnt);
+	return 0;
+}
+
+/* the value profile after the line of its nk kinds: each kind, its
+ * sites, each site's data */
+static int
+llvm_values(struct lineio *ls, struct scratch *sc, uint64_t nk,
+    struct perr *e)
+{
+	uint64_t kk, ns, si, nd, di, v;
+	int k;
+
+	if (nk == 0 || nk > NKINDS)
+		return lerr(e, ls, "number of value kinds is invalid");
+	for (kk = 0; kk < nk; kk++) {
+		if (data_num(ls, 0, &v) != 0 || v >= NKINDS ||
+		    sc->r.nsites[v] != 0)
+			return lerr(e, ls, "value kind is invalid");
+		k = (int)v;
+		if (data_num(ls, 0, &ns) != 0 || ns > 65535)
+			return lerr(e, ls, "number of value sites is invalid");
+		for (si = 0; si < ns; si++) {
+			scratch_site(sc, k);
+			if (data_num(ls, 0, &nd) != 0 || nd > MAXLINECOUNT)
+				return lerr(e, ls, "number of value data is "
+				    "invalid");
+			for (di = 0; di < nd; di++)
+				if (llvm_value_data(ls, sc, k, e) != 0)
+					return -1;
+		}
+	}
+	return 0;
+}
+
+/* llvm-profdata's text form, as TextInstrProfReader reads it */
+static int
+llvm_read(struct store *s, struct lineio *ls, uint64_t weight, struct perr *e)
+{
+	struct scratch sc;
+	uint64_t kind = 0, stream = 0, nk;
+	int rc = -1, have;
+	char *name = NULL;
+	size_t namelen, capname = 0, nt = 0, capt = 0;
+	struct trace *tv = NULL;
+
+	memset(&sc, 0, sizeof(sc));
+	if (llvm_header(ls, &kind, &have, &tv, &nt, &capt, &stream, e) != 0)
+		goto out;
 	if (!have) {
 		perr_set(e, 0, 0, "unknown input format: not a raw profile or "
 		    "a text profile");
@@ -647,121 +753,27 @@ llvm_read(struct store *s, struct lineio *ls, uint64_t weight, struct perr *e)
 	if (nt > 0)
 		store_traces(s, tv, nt, stream);
 	while (have) {
-		uint64_t nk;
-
 		scratch_reset(&sc);
 		/* copied: the window may move under later lines */
 		xgrow(&name, &capname, ls->len + 1, 1);
 		memcpy(name, ls->buf, ls->len);
 		namelen = ls->len;
-		if (data_num(ls, 1, &sc.r.hash) != 0) {
-			lerr(e, ls, "function hash is not a valid integer");
+		if (llvm_counters(ls, &sc, e) != 0)
 			goto out;
-		}
-		if (data_num(ls, 1, &n) != 0 || n == 0 || n > MAXLINECOUNT) {
-			lerr(e, ls, "number of counters is not a valid "
-			    "positive integer");
-			goto out;
-		}
-		for (i = 0; i < n; i++) {
-			if (data_num(ls, 0, &v) != 0) {
-				lerr(e, ls, "counter is not a valid integer");
-				goto out;
-			}
-			/* grown as lines come, never by the claimed count */
-			xgrow(&sc.r.counts, &sc.capc, sc.r.ncounts + 1, 8);
-			sc.r.counts[sc.r.ncounts++] = v;
-		}
 		have = next_data(ls);
 		if (have && ls->buf[0] == '$') {
-			if (num(ls->buf + 1, ls->len - 1, 10, &n) != 0 ||
-			    n > MAXLINECOUNT) {
-				lerr(e, ls, "number of bitmap bytes is not a "
-				    "valid integer");
+			if (llvm_bitmap(ls, &sc, e) != 0)
 				goto out;
-			}
-			for (i = 0; i < n; i++) {
-				if (data_num(ls, 1, &v) != 0 || v > 255) {
-					lerr(e, ls, "bitmap byte is not a "
-					    "valid integer");
-					goto out;
-				}
-				xgrow(&sc.r.bitmap, &sc.capb, sc.r.nbitmap + 1, 1);
-				sc.r.bitmap[sc.r.nbitmap++] = (uint8_t)v;
-			}
 			have = next_data(ls);
 		}
 		if (have && num(ls->buf, ls->len, 10, &nk) == 0) {
-			uint64_t kk, ns, si, nd, di;
-
-			if (nk == 0 || nk > NKINDS) {
-				lerr(e, ls, "number of value kinds is invalid");
+			if (llvm_values(ls, &sc, nk, e) != 0)
 				goto out;
-			}
-			for (kk = 0; kk < nk; kk++) {
-				int k;
-
-				if (data_num(ls, 0, &v) != 0 || v >= NKINDS ||
-				    sc.r.nsites[v] != 0) {
-					lerr(e, ls, "value kind is invalid");
-					goto out;
-				}
-				k = (int)v;
-				if (data_num(ls, 0, &ns) != 0 || ns > 65535) {
-					lerr(e, ls, "number of value sites is "
-					    "invalid");
-					goto out;
-				}
-				for (si = 0; si < ns; si++) {
-					scratch_site(&sc, k);
-					if (data_num(ls, 0, &nd) != 0 ||
-					    nd > MAXLINECOUNT) {
-						lerr(e, ls, "number of value "
-						    "data is invalid");
-						goto out;
-					}
-					for (di = 0; di < nd; di++) {
-						const char *c;
-						uint64_t cnt;
-
-						if (!next_data(ls))
-							goto trunc;
-						for (c = ls->buf + ls->len; c > ls->buf &&
-						    c[-1] != ':'; c--)
-							continue;
-						if (c == ls->buf || num(c, (size_t)
-						    (ls->buf + ls->len - c), 10,
-						    &cnt) != 0) {
-							lerr(e, ls, "bad value "
-							    "data line");
-							goto out;
-						}
-						nlen = (size_t)(c - 1 - ls->buf);
-						if (k == 1) {
-							if (num(ls->buf, nlen, 10,
-							    &v) != 0) {
-								lerr(e, ls, "bad "
-								    "value");
-								goto out;
-							}
-						} else if (nlen == strlen(EXTERNAL)
-						    && memcmp(ls->buf, EXTERNAL,
-						    nlen) == 0)
-							v = 0;
-						else
-							v = md5_low64(ls->buf, nlen);
-						scratch_value(&sc, k, v, cnt);
-					}
-				}
-			}
 			have = next_data(ls);
 		}
 		scratch_commit(s, &sc, name, namelen, weight);
 	}
 	rc = 0;
-	goto out;
-trunc:
-	lerr(e, ls, "truncated value profile data");
 out:
 	free(name);
 	traces_free(tv, nt);
