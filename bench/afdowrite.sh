@@ -12,17 +12,10 @@
 set -e
 . "$(dirname "$0")/lib.sh"
 NSAMPLES=${NSAMPLES:-250000}
-make -s -C "$top" all testbins
-"$top/tests/large/build-large-afdo.sh" "$top/build/large"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+large_work build-large-afdo.sh
 cp "$top/build/large/objdump-g" objdump-g
-dist=${DIST:-skewed}
-"$T/cfgwalk" -D "$dist" -n "$NSAMPLES" -s 1 -o w.events objdump-g
-"$T/mkperfdata" -o w.data w.events
-rm -f w.events
-echo "input ($dist): $(du -m w.data | cut -f1) MB perf.data, $NSAMPLES samples" \
+walk_data objdump-g
+echo "input (${DIST:-skewed}): $(du -m w.data | cut -f1) MB perf.data, $NSAMPLES samples" \
     "of 32 branches, objdump-g ($(wc -c < objdump-g) bytes)"
 cat w.data objdump-g > /dev/null
 echo "perf.data to the text profile:"
@@ -30,20 +23,8 @@ measure profgen "$(tm 1) $L/llvm-profgen --format=text --binary objdump-g --perf
 measure pipeline "$(tm 1) $B/perfdecode w.data | $(tm 2) $B/preagg -b objdump-g | $(tm 3) $B/afdowrite -o b.prof objdump-g"
 echo "  end to end: $(ratio "$wall_profgen" "$wall_pipeline")x faster," \
     "$(ratio "$rss_profgen" "$rss_pipeline")x less memory (target 5x, 5x; $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg))"
-ratios=
-r=0
-while [ "$r" -lt "$REPS" ]; do
-	s=$(date +%s.%N)
-	$L/llvm-profgen --format=text --binary objdump-g --perfdata w.data -o a.prof 2> pg.log
-	m=$(date +%s.%N)
-	sh -c "$B/perfdecode w.data | $B/preagg -b objdump-g | $B/afdowrite -o b.prof objdump-g"
-	e=$(date +%s.%N)
-	ratios="$ratios $(echo "scale=2; ($m - $s) / ($e - $m)" | bc)"
-	r=$((r + 1))
-done
-echo "  end to end, in turn: $(echo $ratios | tr ' ' '\n' | sort -n |
-    awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')x faster" \
-    "(median of the pairs:$ratios)"
+in_turn "$L/llvm-profgen --format=text --binary objdump-g --perfdata w.data -o a.prof 2> pg.log" \
+    "$B/perfdecode w.data | $B/preagg -b objdump-g | $B/afdowrite -o b.prof objdump-g"
 "$B/perfdecode" w.data | "$B/preagg" -b objdump-g > w.pa
 measure afdowrite "$(tm 1) $B/afdowrite -o c.prof objdump-g w.pa"
 echo "  afdowrite alone: $(ratio "$wall_profgen" "$wall_afdowrite")x faster" \

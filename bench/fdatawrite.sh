@@ -13,13 +13,10 @@ set -e
 NSAMPLES=${NSAMPLES:-250000}
 large_work
 cp "$top/build/large/app" app
-dist=${DIST:-skewed}
-"$T/cfgwalk" -D "$dist" -n "$NSAMPLES" -s 1 -m "$work/app" -o w.events app
-"$T/mkperfdata" -o w.data w.events
-rm -f w.events
+walk_data app -m "$work/app"
 "$B/perfdecode" w.data | "$B/preagg" --legacy -b app > legacy.pa
 "$B/perfdecode" w.data | "$B/preagg" -b app > current.pa
-echo "input ($dist): $(du -m w.data | cut -f1) MB perf.data, $NSAMPLES samples" \
+echo "input (${DIST:-skewed}): $(du -m w.data | cut -f1) MB perf.data, $NSAMPLES samples" \
     "of 32 branches; $(wc -l < current.pa) pre-aggregated entries"
 cat w.data legacy.pa current.pa > /dev/null
 echo "perf.data to fdata:"
@@ -27,22 +24,9 @@ measure perf2bolt_p "$(tm 1) $L/perf2bolt -p w.data -o a.fdata app > p2b.log 2>&
 measure pipeline "$(tm 1) $B/perfdecode w.data | $(tm 2) $B/preagg -b app | $(tm 3) $B/fdatawrite -o b.fdata app"
 echo "  end to end: $(ratio "$wall_perf2bolt_p" "$wall_pipeline")x faster," \
     "$(ratio "$rss_perf2bolt_p" "$rss_pipeline")x less memory (target 10x, 5x; $(nproc) CPUs)"
-# the same, the two in turn (perf2bolt, pipeline, perf2bolt, ...): on a
-# shared machine whose load drifts, the ratio of each pair
-ratios=
-r=0
-while [ "$r" -lt "$REPS" ]; do
-	s=$(date +%s.%N)
-	$L/perf2bolt -p w.data -o a.fdata app > p2b.log 2>&1
-	m=$(date +%s.%N)
-	sh -c "$B/perfdecode w.data | $B/preagg -b app | $B/fdatawrite -o b.fdata app"
-	e=$(date +%s.%N)
-	ratios="$ratios $(echo "scale=2; ($m - $s) / ($e - $m)" | bc)"
-	r=$((r + 1))
-done
-echo "  end to end, in turn: $(echo $ratios | tr ' ' '\n' | sort -n |
-    awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')x faster" \
-    "(median of the pairs:$ratios)"
+# the same, the two in turn (perf2bolt, pipeline, perf2bolt, ...)
+in_turn "$L/perf2bolt -p w.data -o a.fdata app > p2b.log 2>&1" \
+    "$B/perfdecode w.data | $B/preagg -b app | $B/fdatawrite -o b.fdata app"
 echo "pre-aggregated to fdata:"
 measure perf2bolt_pa "$(tm 1) $L/perf2bolt --pa -p legacy.pa -o c.fdata app > pa.log 2>&1"
 measure fdatawrite "$(tm 1) $B/fdatawrite -o d.fdata app current.pa"

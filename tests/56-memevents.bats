@@ -12,6 +12,7 @@
 # objects themselves against llvm-bolt-19 --print-globals.
 
 load common
+load memevents
 
 setup_file() {
 	local d="$BATS_FILE_TMPDIR" L=/usr/lib/llvm-19/bin
@@ -39,46 +40,13 @@ setup() {
 	export ASAN_OPTIONS="detect_leaks=1:exitcode=86" UBSAN_OPTIONS="exitcode=86"
 }
 
-# probe BIN: a version 2 event stream of BIN: branch stacks along its
-# control flow (cfgwalk; their data address 0), then a mem-loads sample
-# at every byte of its loaded segments (every 97th of its code), from
-# the ips of its functions in turn
+# probe BIN: a version 2 event stream of BIN, p.events: branch stacks
+# along its control flow (cfgwalk; their data address 0), then a
+# mem-loads sample at every byte of its loaded segments (every 97th of
+# its code), from the ips of its functions in turn
 probe() {
-	local b=$1
-	cfgwalk -n 200 -d 16 -s 4 -o w.events "$b"
-	llvm-nm-19 --defined-only "$b" | awk '$2 ~ /[tT]/ { print $1 }' > ips
-	llvm-readelf-19 -lW "$b" > segs
-	python3 - w.events ips segs > p.events <<'EOF'
-import re, sys
-ev, ips, segs = sys.argv[1:4]
-ip = [int(l, 16) for l in open(ips)]
-seg = []
-for l in open(segs):
-    m = re.match(r'\s*LOAD\s+\S+\s+0x([0-9a-f]+)\s+\S+\s+\S+\s+0x([0-9a-f]+)\s+(.*?)\s+0x', l)
-    if m:
-        seg.append((int(m.group(1), 16), int(m.group(2), 16), 'E' in m.group(3)))
-print("# profpipe-events 2")
-last = None
-for l in open(ev):
-    f = l.split()
-    if not f or f[0] == '#':
-        continue
-    if f[0] == 'exit':
-        last = l
-        continue
-    if f[0] == 'sample':
-        f.insert(6, '0')
-        l = ' '.join(f) + '\n'
-    sys.stdout.write(l)
-t, c = 5000000000, 0
-for lo, sz, x in seg:
-    for a in range(lo, lo + sz, 97 if x else 1):
-        print("sample 4242 4242 %d mem-loads %x %x" % (t, ip[c % len(ip)] + 1, a))
-        t += 1
-        c += 1
-if last:
-    sys.stdout.write(last)
-EOF
+	cfgwalk -n 200 -d 16 -s 4 -o w.events "$1"
+	mem_samples w.events "$1" 97 1 > p.events
 }
 
 # ours BIN DATA: the fdata of perfdecode | preagg | fdatawrite -M, sorted
@@ -89,14 +57,7 @@ ours() {
 
 @test "memory events: the data objects of the test programs are llvm-bolt-19's (--print-globals)" {
 	for b in memc memg memp memn memr split; do
-		"$LLVM_BIN/llvm-bolt" "$D/$b" -o /dev/null --print-globals > g.txt 2>&1
-		python3 - g.txt <<'EOF' > want
-import re, sys
-for l in open(sys.argv[1]):
-    m = re.match(r'BOLT-INFO: ( *)\(object: (.*?)(?: \(parent: .*)?, 0x([0-9a-f]+):0x([0-9a-f]+)/', l)
-    if m:
-        print(m.group(2), m.group(3), m.group(4), len(m.group(1)) // 2)
-EOF
+		bolt_globals "$D/$b" > want
 		datatest list "$D/$b" > got
 		echo "$b: $(grep -c . got) objects, $(grep -c '^HOLEat_' got) holes hashed, $(grep -c '^SYMBOLat\|^DATAat' got) made from references"
 		[ "$(grep -c . want)" -ge 40 ]
