@@ -33,7 +33,8 @@ tarball=/usr/src/binutils/binutils-2.40.tar.xz
 for f in "$tarball" "$L/clang"; do
 	[ -e "$f" ] || { echo "build-large-afdo.sh: $f missing (run scripts/install-deps)" >&2; exit 1; }
 done
-stamp=$(cat "$0" "$here/objdump-build.sh" "$tarball" | sha256sum | cut -c1-64)
+stamp=$(cat "$0" "$here/objdump-build.sh" "$here/objdump-kit.sh" "$tarball" |
+    sha256sum | cut -c1-64)
 exec 9>"$out/.lock-afdo"
 flock 9
 if [ -f "$out/stamp-afdo" ] && [ "$(cat "$out/stamp-afdo")" = "$stamp" ]; then
@@ -50,36 +51,8 @@ cp objdump-g objdump-g-input
 ./objdump-g -d -r -t -s objdump-g-input > /dev/null ||
 	{ echo "build-large-afdo.sh: objdump-g does not run" >&2; exit 1; }
 
-# the kit: the compiler command of each file (libtool's own, for a
-# library's), its dependency file's includes
-: > objdump-g.cmds
-: > kitfiles
-sed -e 's/^libtool: compile: *//' \
-    -e "s/\`test -f '[^']*' || echo '\([^']*\)'\`/\1/" b/make.log |
-    grep -v -e '--mode=compile' > cmds.all
-for s in binutils/objdump.c opcodes/i386-dis.c; do
-	d=${s%/*}
-	cmd=$(grep -e " -c .*\.\./\.\./binutils-2\.40/$s\( \|$\)" cmds.all | head -1)
-	o=$(echo "$cmd" | sed -n 's/.* -o \([^ ]*\)\.l\{0,1\}o\( .*\)\{0,1\}$/\1/p')
-	dep=
-	for x in Po Plo; do
-		[ -n "$o" ] && [ -f "b/$d/.deps/$o.$x" ] && dep=b/$d/.deps/$o.$x
-	done
-	[ -n "$cmd" ] && [ -n "$dep" ] ||
-		{ echo "build-large-afdo.sh: no compiler command for $s" >&2; exit 1; }
-	cmd=$(echo "$cmd" | sed -e 's/ -MT [^ ]*//' -e 's/ -MD//' -e 's/ -MP//' \
-	    -e 's/ -MF [^ ]*//' -e 's/ -o [^ ]*//' -e 's/ *&& *\\$//')
-	echo "$d $cmd" >> objdump-g.cmds
-	tr ' \\' '\n\n' < "$dep" | grep -v -e ':$' -e '^/' -e '^$' |
-	while read -r h; do
-		realpath -m --relative-to="$tmp" "$tmp/b/$d/$h"
-	done >> kitfiles
-	echo "binutils-2.40/$s" >> kitfiles
-done
-cp objdump-g.cmds b/
-echo b/objdump-g.cmds >> kitfiles
-LC_ALL=C sort -u kitfiles | grep -v '^\.\.' > kitfiles.u
-tar cf objdump-g.kit.tar -T kitfiles.u
+# the kit: the compiler command of each file, the files it includes
+"$here/objdump-kit.sh" "$tmp" objdump-g binutils/objdump.c opcodes/i386-dis.c
 for f in objdump-g objdump-g-input objdump-g.kit.tar objdump-g.cmds; do
 	mv -f "$f" "$out/$f"
 done

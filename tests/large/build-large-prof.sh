@@ -31,9 +31,9 @@
 #
 # Slow: configure, compile and workload take 8 minutes of CPU (19 minutes
 # on a 2-core machine shared with other builds, load 7-9; done once; when
-# OUTDIR/stamp-prof matches this script, objdump-build.sh and the tarball,
-# it returns at once).  Several callers may run it on one OUTDIR at the
-# same time (flock).  Needs binutils-source, clang-19 and
+# OUTDIR/stamp-prof matches this script, objdump-build.sh, objdump-kit.sh
+# and the tarball, it returns at once).  Several callers may run it on one
+# OUTDIR at the same time (flock).  Needs binutils-source, clang-19 and
 # libclang-rt-19-dev (scripts/install-deps).
 set -eu
 [ $# -eq 1 ] || { echo "usage: build-large-prof.sh OUTDIR" >&2; exit 2; }
@@ -47,7 +47,8 @@ NRUNS=200
 for f in "$tarball" "$L/clang"; do
 	[ -e "$f" ] || { echo "build-large-prof.sh: $f missing (run scripts/install-deps)" >&2; exit 1; }
 done
-stamp=$(cat "$0" "$here/objdump-build.sh" "$tarball" | sha256sum | cut -c1-64)
+stamp=$(cat "$0" "$here/objdump-build.sh" "$here/objdump-kit.sh" "$tarball" |
+    sha256sum | cut -c1-64)
 exec 9>"$out/.lock-prof"
 flock 9
 if [ -f "$out/stamp-prof" ] && [ "$(cat "$out/stamp-prof")" = "$stamp" ]; then
@@ -94,38 +95,8 @@ while [ "$i" -le "$NRUNS" ]; do
 done
 
 # the kit: a few source files to compile again with -fprofile-use
-: > objdump-prof.cmds
-: > kitfiles
-# make.log's compiler commands (libtool's own, for a library's files),
-# automake's `test -f FILE || echo DIR/`FILE resolved to DIR/FILE
-sed -e 's/^libtool: compile: *//' \
-    -e "s/\`test -f '[^']*' || echo '\([^']*\)'\`/\1/" b/make.log |
-    grep -v -e '--mode=compile' > cmds.all
-for s in binutils/objdump.c binutils/bucomm.c opcodes/i386-dis.c bfd/elf64-x86-64.c; do
-	d=${s%/*}
-	cmd=$(grep -e " -c .*\.\./\.\./binutils-2\.40/$s\( \|$\)" cmds.all | head -1)
-	# its dependency file: .deps/OBJ.Po, or .Plo for libtool's
-	o=$(echo "$cmd" | sed -n 's/.* -o \([^ ]*\)\.l\{0,1\}o\( .*\)\{0,1\}$/\1/p')
-	dep=
-	for x in Po Plo; do
-		[ -n "$o" ] && [ -f "b/$d/.deps/$o.$x" ] && dep=b/$d/.deps/$o.$x
-	done
-	[ -n "$cmd" ] && [ -n "$dep" ] ||
-		{ echo "build-large-prof.sh: no compiler command for $s" >&2; exit 1; }
-	cmd=$(echo "$cmd" | sed -e 's/ -MT [^ ]*//' -e 's/ -MD//' -e 's/ -MP//' \
-	    -e 's/ -MF [^ ]*//' -e 's/ -o [^ ]*//' -e 's/ *&& *\\$//')
-	echo "$d $cmd" >> objdump-prof.cmds
-	# every file it includes, from the dependency file make wrote
-	tr ' \\' '\n\n' < "$dep" | grep -v -e ':$' -e '^/' -e '^$' |
-	while read -r h; do
-		realpath -m --relative-to="$tmp" "$tmp/b/$d/$h"
-	done >> kitfiles
-	echo "binutils-2.40/$s" >> kitfiles
-done
-cp objdump-prof.cmds b/
-echo b/objdump-prof.cmds >> kitfiles
-LC_ALL=C sort -u kitfiles | grep -v '^\.\.' > kitfiles.u
-tar cf objdump-prof.kit.tar -T kitfiles.u
+"$here/objdump-kit.sh" "$tmp" objdump-prof binutils/objdump.c \
+    binutils/bucomm.c opcodes/i386-dis.c bfd/elf64-x86-64.c
 rm -rf "$out/objdump-prof.raw"
 mv raw "$out/objdump-prof.raw"
 for f in objdump-prof objdump-prof.kit.tar objdump-prof.cmds; do
