@@ -8,7 +8,7 @@
 # control flow (tests/tools/cfgwalk), skewed.  Prints the ratios of wall
 # time and peak memory (targets, issue 29: 15x faster, a twentieth of the
 # memory), checks that the fdata are equal, then fdatawrite's time and
-# memory on profiles that touch 10, 1000, 10000 and all of the functions
+# memory on profiles that touch 10, 100, 1000, 10000 and all of the functions
 # (the entries of the full profile whose addresses all lie in the first N
 # functions it touches): its fixed cost follows the profile.
 set -e
@@ -55,7 +55,7 @@ else
 fi
 echo "fdatawrite alone, by the functions the profile touches:"
 readelf -sW app | awk '$4 == "FUNC" && $2 !~ /^0+$/ { print $2 }' | sort -u > starts
-for n in 10 1000 10000 all; do
+for n in 10 100 1000 10000 all; do
 	if [ "$n" = all ]; then
 		cp all.pa sub.pa
 	else

@@ -368,6 +368,9 @@ cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
 		if (arch->scan_relocs != NULL)
 			arch->scan_relocs(d);
 	}
+	/* the symbols, frames and relocations are read: their pages of the
+	 * file go (the caller's function table holds what it needs) */
+	elfobj_release(eo);
 	return d;
 }
 
@@ -736,6 +739,9 @@ gather(struct cfgdis *d)
 		d->done[i] |= set[i];
 	d->scanned = 1;
 	free(set);
+	/* the passes over every function's code are done: what stays in
+	 * memory of the file is what the graphs read from now on */
+	elfobj_release(d->eo);
 }
 
 static void

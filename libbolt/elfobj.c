@@ -11,6 +11,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -256,6 +258,47 @@ elfobj_base(const struct elfobj *eo)
 			base = a;
 	}
 	return base == UINT64_MAX ? 0 : base;
+}
+
+/* is [a, e) inside one read-only mapping of a file (/proc/self/maps)?
+ * Only then may its pages be dropped: they come back from the file */
+static int
+file_mapping(uintptr_t a, uintptr_t e)
+{
+	FILE *fp = fopen("/proc/self/maps", "r");
+	char *line = NULL, perm[8];
+	size_t cap = 0;
+	unsigned long lo, hi, ino;
+	int ok = 0;
+
+	if (fp == NULL)
+		return 0;
+	while (getline(&line, &cap, fp) != -1)
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu", &lo, &hi, perm,
+		    &ino) == 4 && lo <= a && a < hi) {
+			ok = e <= hi && ino != 0 && perm[1] == '-';
+			break;
+		}
+	free(line);
+	fclose(fp);
+	return ok;
+}
+
+void
+elfobj_release(struct elfobj *eo)
+{
+	size_t n;
+	char *p;
+	uintptr_t a, e;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	if (eo->elf == NULL || pg <= 0 ||
+	    (p = elf_rawfile(eo->elf, &n)) == NULL || n == 0)
+		return;
+	a = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+	e = ((uintptr_t)p + n) & ~((uintptr_t)pg - 1);
+	if (e > a && file_mapping(a, e))
+		(void)madvise((void *)a, e - a, MADV_DONTNEED);
 }
 
 void

@@ -49,6 +49,11 @@ int	 elfobj_section(struct elfobj *, const char *name, uint64_t *addr,
 int	 elfobj_read(struct elfobj *, uint64_t off, void *dst, size_t size);
 /* lowest PT_LOAD vaddr aligned down to its alignment (BOLT's base for PIE) */
 uint64_t elfobj_base(const struct elfobj *);
+/* the pages of the file read so far leave memory (they are read again
+ * from the file, through the page cache, if touched): after a pass over
+ * the whole file, its peak memory is what is touched later.  Nothing if
+ * libelf holds the file other than as a read-only map of it. */
+void	 elfobj_release(struct elfobj *);
 void	 elfobj_close(struct elfobj *);
 
 #endif

@@ -348,6 +348,98 @@ check_located(const struct pa_reader *r, const struct pa_entry *e)
 			    "writes them)", (unsigned long long)e->loc[k].addr);
 }
 
+/*
+ * The entries pawalk_run_many holds between its walks, packed: a byte
+ * of type and flags, then LEB128 numbers (each location's object and
+ * its address + 3, so that the constants -1 -2 -3 take a byte; the
+ * count; the mispredictions; the event), in chunks of a fixed size, so
+ * that holding them costs about a fifth of struct pa_entry and no
+ * doubling copy.  Read back in order only.
+ */
+#define PK_CHUNK	(1u << 20)
+#define PK_MAX		(1 + 3 * 20 + 3 * 10)	/* an entry at most */
+
+struct pkstore {
+	uint8_t		**chunk;
+	size_t		*used;
+	size_t		 nchunk, capchunk, capused;
+	size_t		 n;		/* entries */
+};
+
+struct pkiter {
+	const struct pkstore *s;
+	size_t		 c, off;
+};
+
+static void
+pk_put(struct pkstore *s, const struct pa_entry *e)
+{
+	uint8_t *p;
+	size_t o;
+	int k;
+
+	if (s->nchunk == 0 || s->used[s->nchunk - 1] + PK_MAX > PK_CHUNK) {
+		xgrow(&s->chunk, &s->capchunk, s->nchunk + 1,
+		    sizeof(*s->chunk));
+		xgrow(&s->used, &s->capused, s->nchunk + 1, sizeof(*s->used));
+		s->chunk[s->nchunk] = xmalloc(PK_CHUNK);
+		s->used[s->nchunk++] = 0;
+	}
+	p = s->chunk[s->nchunk - 1];
+	o = s->used[s->nchunk - 1];
+	p[o++] = (uint8_t)(e->type | (e->has_mis ? 0x10 : 0));
+	for (k = 0; k < e->nloc; k++) {
+		o += uleb128_encode(p + o, e->loc[k].obj);
+		o += uleb128_encode(p + o, e->loc[k].addr + 3);
+	}
+	o += uleb128_encode(p + o, e->count);
+	o += uleb128_encode(p + o, e->mis);
+	o += uleb128_encode(p + o, (uint64_t)e->event + 1);
+	s->used[s->nchunk - 1] = o;
+	s->n++;
+}
+
+static void
+pk_get(struct pkiter *it, struct pa_entry *e)
+{
+	const uint8_t *p, *end;
+	uint64_t x;
+	int k;
+
+	if (it->off >= it->s->used[it->c]) {
+		it->c++;
+		it->off = 0;
+	}
+	p = it->s->chunk[it->c] + it->off;
+	end = it->s->chunk[it->c] + it->s->used[it->c];
+	memset(e, 0, sizeof(*e));
+	e->type = (enum pa_type)(*p & 0x0f);
+	e->has_mis = (*p++ & 0x10) != 0;
+	e->nloc = pa_nloc(e->type);
+	for (k = 0; k < e->nloc; k++) {
+		p += uleb128_decode(p, end, &x);
+		e->loc[k].obj = (uint32_t)x;
+		p += uleb128_decode(p, end, &x);
+		e->loc[k].addr = x - 3;
+	}
+	p += uleb128_decode(p, end, &e->count);
+	p += uleb128_decode(p, end, &e->mis);
+	p += uleb128_decode(p, end, &x);
+	e->event = (uint32_t)(x - 1);
+	it->off = (size_t)(p - it->s->chunk[it->c]);
+}
+
+static void
+pk_free(struct pkstore *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nchunk; i++)
+		free(s->chunk[i]);
+	free(s->chunk);
+	free(s->used);
+}
+
 /* the functions a walker is done with after each entry (pawalk_ops
  * done), in lists by entry: head[i], then next[] */
 struct donelist {
@@ -359,11 +451,12 @@ struct donelist {
  * their graphs need, not all of it; with a done callback, the lists of
  * the functions w is done with after each entry.  w is left as it was. */
 static void
-mark_all(struct pawalk *w, const struct pa_entry *v, size_t n,
-    struct donelist *dl)
+mark_all(struct pawalk *w, const struct pkstore *v, struct donelist *dl)
 {
 	struct pawalk w0 = *w;
-	size_t i, nf = w->bin->ft.n;
+	struct pkiter it = { v, 0, 0 };
+	struct pa_entry e;
+	size_t i, n = v->n, nf = w->bin->ft.n;
 	uint32_t *last = NULL;
 
 	memset(dl, 0, sizeof(*dl));
@@ -372,7 +465,8 @@ mark_all(struct pawalk *w, const struct pa_entry *v, size_t n,
 		w->last = last = xcalloc(nf + 1, sizeof(*last));
 	for (i = 0; i < n; i++) {
 		w->cur = i;
-		pawalk_entry(w, &v[i]);
+		pk_get(&it, &e);
+		pawalk_entry(w, &e);
 	}
 	/* the entries held until the form of the stream is known are
 	 * walked after the others, as one entry n */
@@ -413,44 +507,46 @@ release(struct pawalk *w, const struct donelist *dl, size_t i)
 void
 pawalk_run_many(struct pawalk *const *ws, size_t nw, struct pa_reader *r)
 {
-	struct pa_entry *v = NULL;
+	struct pkstore v;
+	struct pkiter it;
+	struct pa_entry e;
 	struct donelist *dl;
-	size_t n = 0, cap = 0, i, j;
+	size_t i, j;
 
 	/* the entries are read first (checked as they are read), so that
 	 * each binary's code is read for what the profile touches */
-	for (;;) {
-		xgrow(&v, &cap, n + 1, sizeof(*v));
-		if (!pa_next(r, &v[n]))
-			break;
+	memset(&v, 0, sizeof(v));
+	while (pa_next(r, &e)) {
 		if (nw > 1)
-			check_located(r, &v[n]);
-		n++;
+			check_located(r, &e);
+		pk_put(&v, &e);
 	}
-	/* no slack kept: memory is the entries */
-	v = xreallocarray(v, n + 1, sizeof(*v));
 	dl = xcalloc(nw + 1, sizeof(*dl));
 	for (j = 0; j < nw; j++)
-		mark_all(ws[j], v, n, &dl[j]);
+		mark_all(ws[j], &v, &dl[j]);
 	/* each entry to every binary's walker, each keeping what is in its
 	 * binary (as separate runs would); the entries whose reading waits
 	 * for the stream's form at the end (entry n).  A graph is asked of
 	 * cfgdis when first needed: cfgdis_get gathers then what the
 	 * functions asked for take from the rest of the binary. */
-	for (i = 0; i <= n; i++)
+	it = (struct pkiter){ &v, 0, 0 };
+	for (i = 0; i <= v.n; i++) {
+		if (i < v.n)
+			pk_get(&it, &e);
 		for (j = 0; j < nw; j++) {
-			if (i < n)
-				pawalk_entry(ws[j], &v[i]);
+			if (i < v.n)
+				pawalk_entry(ws[j], &e);
 			else
 				pawalk_end(ws[j]);
 			release(ws[j], &dl[j], i);
 		}
+	}
 	for (j = 0; j < nw; j++) {
 		free(dl[j].head);
 		free(dl[j].next);
 	}
 	free(dl);
-	free(v);
+	pk_free(&v);
 }
 
 void

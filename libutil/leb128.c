@@ -26,6 +26,19 @@ uleb128_decode(const uint8_t *p, const uint8_t *end, uint64_t *out)
 }
 
 size_t
+uleb128_encode(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	do {
+		p[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		p[n++] |= v != 0 ? 0x80 : 0;
+	} while (v != 0);
+	return n;
+}
+
+size_t
 sleb128_decode(const uint8_t *p, const uint8_t *end, int64_t *out)
 {
 	uint64_t v = 0;

@@ -322,6 +322,8 @@ wb_dec(struct wbuf *w, uint64_t v)
  * on an encoding longer than 10 bytes or overflowing 64 bits */
 size_t	 uleb128_decode(const uint8_t *p, const uint8_t *end, uint64_t *out);
 size_t	 sleb128_decode(const uint8_t *p, const uint8_t *end, int64_t *out);
+/* v at p (at most 10 bytes); the bytes written */
+size_t	 uleb128_encode(uint8_t *p, uint64_t v);
 
 /* unaligned loads in either byte order */
 static inline uint16_t

@@ -80,21 +80,6 @@ hexscan_check(void)
 }
 
 
-/* the encoder the decoder is tested against (no tool writes LEB128) */
-static size_t
-uleb128_encode(uint8_t *dst, uint64_t v)
-{
-	size_t n = 0;
-
-	do {
-		uint8_t b = v & 0x7f;
-
-		v >>= 7;
-		dst[n++] = v ? (uint8_t)(b | 0x80) : b;
-	} while (v);
-	return n;
-}
-
 /* strtab: numbers in order of first appearance across index growth,
  * lookups by length (no NUL needed), absent strings */
 static void
@@ -160,6 +145,13 @@ unit(void)
 	/* LLVM's MD5Hash("cube") as seen in a clang-19 .profraw */
 	CHECK(md5_low64("cube", 4) == 0x23b1cf51724fa618ULL);
 
+	/* the encoder (pawalk's packed entries): DWARF's example bytes,
+	 * then round trips through the decoder */
+	CHECK(uleb128_encode(buf, 624485) == 3 && buf[0] == 0xe5 &&
+	    buf[1] == 0x8e && buf[2] == 0x26);
+	CHECK(uleb128_encode(buf, 0) == 1 && buf[0] == 0);
+	CHECK(uleb128_encode(buf, UINT64_MAX) == sizeof(big) &&
+	    memcmp(buf, big, sizeof(big)) == 0);
 	for (n = 0; n < NELEM(vals); n++) {
 		size_t len = uleb128_encode(buf, vals[n]);
 
