@@ -16,12 +16,14 @@
 #include "mcx86.h"
 #include "mca64.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "llvm-c/Target.h"
@@ -79,6 +81,20 @@ hashInteger(std::string &s, uint64_t v)
 		s.push_back((char)(v & 0xff));
 		v >>= 8;
 	}
+}
+
+// the first 8 bytes of s as a big-endian number (zeros after its end):
+// two strings whose numbers differ are in the order of their numbers, as
+// std::string compares them (unsigned bytes)
+uint64_t
+orderKey(const std::string &s)
+{
+	uint64_t k = 0;
+	size_t i;
+
+	for (i = 0; i < 8; i++)
+		k = k << 8 | (i < s.size() ? (uint8_t)s[i] : 0);
+	return k;
 }
 
 // one target's MC layer: what both architectures' hashing decodes and
@@ -149,7 +165,17 @@ struct mcx86 : MCLayer {
 	std::string		 full, bare;	// hashBlock with and without
 						// operands, this block
 	std::string		 func;		// hashBlock without, all blocks
-	std::set<std::string>	 loose;		// hashBlockLoose's set
+	// hashBlockLoose's set of this block: ids of mnem's strings (one
+	// per opcode: its mnemonic without white space, made once; the
+	// last one "JMP"), sorted and made unique at the block's end
+	std::vector<uint32_t>	 loose;
+	std::vector<int32_t>	 mnemid;	// per opcode, -1: not made yet
+	std::vector<std::string> mnem;
+	std::vector<uint64_t>	 mnemkey;	// its first 8 bytes, big-endian:
+						// the strings' order, mostly
+	std::unordered_map<std::string, uint32_t> mnemof;
+	uint32_t		 jmpid = 0;
+	std::string		 lbuf;		// the block's loose string
 };
 
 namespace {
@@ -325,6 +351,11 @@ mcx86_open(char *err, size_t errlen)
 	}
 	// X86::isNOP (TableGen's X86 mnemonic tables; in libLLVM's X86
 	// target it accepts these seven opcodes and no other)
+	m->mnemid.assign(m->mii->getNumOpcodes(), -1);
+	m->mnem.push_back("JMP");
+	m->mnemkey.push_back(orderKey(m->mnem[0]));
+	m->mnemof.emplace("JMP", 0);
+	m->jmpid = 0;
 	m->nop.assign(m->mii->getNumOpcodes(), false);
 	for (const char *nm : { "NOOP", "NOOPL", "NOOPLr", "NOOPQ", "NOOPQr",
 	    "NOOPW", "NOOPWr" }) {
@@ -465,16 +496,31 @@ mcx86_insn(struct mcx86 *m, const uint8_t *p, size_t n, uint64_t addr,
 	if (m->nop[inst.getOpcode()])
 		return (size_t)size;
 	if (cond) {
-		m->loose.insert("JMP");
+		m->loose.push_back(m->jmpid);
 		return (size_t)size;
 	}
-	std::pair<const char *, uint64_t> mn = m->printer->getMnemonic(&inst);
-	std::string mnem(mn.first ? mn.first : "");
-	std::string t;
-	for (char c : mnem)
-		if (!std::isspace((unsigned char)c))
-			t.push_back(c);
-	m->loose.insert(t);
+	// the printer's mnemonic is its table's entry for the opcode (the
+	// operands play no part): made once per opcode
+	int32_t &id = m->mnemid[inst.getOpcode()];
+	if (id < 0) {
+		std::pair<const char *, uint64_t> mn =
+		    m->printer->getMnemonic(&inst);
+		std::string t;
+		for (const char *c = mn.first ? mn.first : ""; *c; c++)
+			if (!std::isspace((unsigned char)*c))
+				t.push_back(*c);
+		// one id per string: opcodes of one mnemonic share it
+		auto it = m->mnemof.find(t);
+		if (it != m->mnemof.end())
+			id = (int32_t)it->second;
+		else {
+			id = (int32_t)m->mnem.size();
+			m->mnemof.emplace(t, (uint32_t)id);
+			m->mnem.push_back(t);
+			m->mnemkey.push_back(orderKey(t));
+		}
+	}
+	m->loose.push_back((uint32_t)id);
 	return (size_t)size;
 }
 
@@ -493,12 +539,23 @@ hashString(const std::string &s, int stdhash)
 extern "C" void
 mcx86_block_end(struct mcx86 *m, int stdhash, struct mcx86_block *b)
 {
-	std::string l;
+	const std::vector<std::string> &mn = m->mnem;
+	const std::vector<uint64_t> &key = m->mnemkey;
 
-	for (const std::string &x : m->loose)
-		l += x;
+	// std::set<std::string>'s order: the strings' (an id is one
+	// string, a string one id); their first bytes decide most
+	std::sort(m->loose.begin(), m->loose.end());
+	m->loose.erase(std::unique(m->loose.begin(), m->loose.end()),
+	    m->loose.end());
+	std::sort(m->loose.begin(), m->loose.end(),
+	    [&mn, &key](uint32_t x, uint32_t y) {
+		return key[x] != key[y] ? key[x] < key[y] : mn[x] < mn[y];
+	    });
+	m->lbuf.clear();
+	for (uint32_t x : m->loose)
+		m->lbuf += mn[x];
 	b->instr = hashString(m->full, stdhash);
-	b->opcode = hashString(l, stdhash);
+	b->opcode = hashString(m->lbuf, stdhash);
 	m->func += m->bare;
 }
 

@@ -218,7 +218,7 @@ stale() {
 	same_file ref1.log std1.log
 }
 
-@test "yamlwrite: names with quotes, spaces, colons, UTF-8 and bytes that are not UTF-8 round-trip through libyaml" {
+@test "yamlwrite: names with quotes, spaces, colons, UTF-8 and bytes that are not UTF-8 round-trip through libyaml, printable ASCII ones through our writer" {
 	need_tool perf2bolt llvm-bolt clang-19
 	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$DATA/yamlwrite/names.c" -o names
 	walk names 2000
@@ -232,6 +232,23 @@ assert want <= names, want - names
 PY
 	bolt names
 	[ "$(./names.bolt 300)" = "$(./names 300)" ]
+	# printable ASCII names only: yamlwrite writes the YAML itself,
+	# without libyaml's events (quotes doubled, the rest as it is)
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs -DASCII_NAMES \
+	    "$DATA/yamlwrite/names.c" -o anames
+	walk anames 2000
+	compare anames anames.data
+	grep -qx -e "- name: '''cafe'' euro '''''" anames.yaml
+	grep -qx -e "- name: 'bad: ''byte'' ]'" anames.yaml
+	grep -qx -e "- name: 'it''s \"quoted\"'" anames.yaml
+	python3 - anames.yaml <<'PY'
+import sys, yaml
+names = {f['name'] for f in yaml.safe_load(open(sys.argv[1], 'rb'))['functions']}
+want = {'it\'s "quoted"', 'with space: and colon', "'cafe' euro ''",
+        "bad: 'byte' ]", '- [dash], {brace} #hash', '123'}
+assert want <= names, want - names
+PY
+	bolt anames
 }
 
 @test "yamlwrite: real perf record -e cpu-clock samples, as perf2bolt -nl writes them" {

@@ -891,6 +891,11 @@ write_yaml(struct bctx *c, const char *outpath, const char *bolted)
 	h.events = h.sample && c->events ? c->events : "";
 	h.dfs_order = 0;
 	h.hash_func = c->stdhash ? "std-hash" : "xxh3";
+	/* the direct writer unless a name written needs libyaml */
+	h.plain = 1;
+	for (i = 0; i < n && h.plain; i++)
+		if (!yw_plain(c->b.bin.ft.f[r[i].k.p].filename))
+			h.plain = 0;
 	y = yw_start(&out, outpath, &h);
 	memset(&fb, 0, sizeof(fb));
 	/* functions without tables first, then those with, each by address

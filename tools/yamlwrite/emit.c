@@ -5,8 +5,17 @@
  * those of LLVM 19's ProfileYAMLMapping.h as yaml::Output writes them
  * (mapOptional fields equal to their default are not written); numbers
  * that LLVM maps as Hex32/Hex64 are written as 0x and upper-case hex, as
- * it does.  Every scalar goes through a libyaml event: names are quoted
- * by libyaml, never by hand.
+ * it does.
+ *
+ * Two writers of the same bytes.  When every string of the document is
+ * printable ASCII (yw_plain: the names of C and C++ functions), it is
+ * written directly: such a string is what libyaml writes for it, the
+ * single-quoted style with ' doubled, and the rest is numbers and keys;
+ * libyaml's events cost a fifth of the whole run on a large program.
+ * Otherwise (yw_header.plain 0: a name with a control character, a line
+ * break or non-ASCII text) every scalar goes through a libyaml event:
+ * such names are quoted by libyaml, never by hand.  tests/60-yamlwrite
+ * compares the YAML of both with perf2bolt-19's (names.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +31,165 @@ struct yw {
 	char		 err[256];
 	char		*fix;		/* a name made valid UTF-8 */
 	size_t		 fixcap;
+	/* the direct writer: one function's text in buf, then to f */
+	int		 direct;
+	FILE		*f;
+	char		*buf;
+	size_t		 len, cap;
+	size_t		 nfunc;
 };
+
+int
+yw_plain(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+			return 0;
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* the direct writer */
+
+static void
+put(struct yw *w, const char *s, size_t n)
+{
+	if (w->len + n > w->cap)
+		xgrow(&w->buf, &w->cap, w->len + n, 1);
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+static void
+puts_(struct yw *w, const char *s)
+{
+	put(w, s, strlen(s));
+}
+
+/* a printable ASCII string, single-quoted (libyaml's
+ * yaml_emitter_write_single_quoted: ' doubled, nothing else changed) */
+static void
+put_quoted(struct yw *w, const char *s)
+{
+	const char *q;
+
+	put(w, "'", 1);
+	while ((q = strchr(s, '\'')) != NULL) {
+		put(w, s, (size_t)(q - s) + 1);
+		put(w, "'", 1);
+		s = q + 1;
+	}
+	puts_(w, s);
+	put(w, "'", 1);
+}
+
+static char *digits(char *b, uint64_t v, int hex);
+
+/* "KEY: NUMBER" after pre (indent or "{" or ", ") */
+static void
+put_num(struct yw *w, const char *pre, const char *k, uint64_t v, int hex)
+{
+	char b[24], *p = digits(b, v, hex);
+
+	puts_(w, pre);
+	puts_(w, k);
+	put(w, ": ", 2);
+	put(w, p, (size_t)(b + sizeof(b) - p));
+}
+
+/* the buffer to the file; -1 on a write error */
+static int
+flush_direct(struct yw *w)
+{
+	if (w->len > 0 && fwrite(w->buf, 1, w->len, w->f) != w->len) {
+		snprintf(w->err, sizeof(w->err), "write error");
+		w->len = 0;
+		return -1;
+	}
+	w->len = 0;
+	return 0;
+}
+
+static void
+direct_header(struct yw *w, const struct yw_header *h)
+{
+	puts_(w, "---\nheader:\n  profile-version: 1\n  binary-name: ");
+	put_quoted(w, h->binary_name);
+	if (h->build_id != NULL) {
+		puts_(w, "\n  binary-build-id: ");
+		put_quoted(w, h->build_id);
+	}
+	puts_(w, "\n  profile-flags: [");
+	if (h->sample >= 0)
+		puts_(w, h->sample ? "sample" : "lbr");
+	puts_(w, "]\n  profile-origin: 'perf data aggregator'\n"
+	    "  profile-events: ");
+	put_quoted(w, h->events ? h->events : "");
+	puts_(w, "\n  dfs-order: ");
+	puts_(w, h->dfs_order ? "true" : "false");
+	puts_(w, "\n  hash-func: ");
+	puts_(w, h->hash_func ? h->hash_func : "xxh3");
+	puts_(w, "\nfunctions:");
+}
+
+static void
+direct_func(struct yw *w, const struct yw_func *f)
+{
+	size_t i, j;
+
+	puts_(w, "\n- name: ");
+	put_quoted(w, f->name);
+	put_num(w, "\n  ", "fid", f->fid, 0);
+	put_num(w, "\n  ", "hash", f->hash, 1);
+	put_num(w, "\n  ", "exec", f->exec, 0);
+	put_num(w, "\n  ", "nblocks", f->nblocks, 0);
+	if (f->nblk > 0)
+		puts_(w, "\n  blocks:");
+	for (i = 0; i < f->nblk; i++) {
+		const struct yw_block *b = &f->blocks[i];
+
+		put_num(w, "\n  - ", "bid", b->bid, 0);
+		put_num(w, "\n    ", "insns", b->insns, 0);
+		if (b->hash != 0)
+			put_num(w, "\n    ", "hash", b->hash, 1);
+		if (b->exec != 0)
+			put_num(w, "\n    ", "exec", b->exec, 0);
+		if (b->events != 0)
+			put_num(w, "\n    ", "events", b->events, 0);
+		if (b->ncalls > 0) {
+			puts_(w, "\n    calls: [");
+			for (j = 0; j < b->ncalls; j++) {
+				const struct yw_call *c = &b->calls[j];
+
+				put_num(w, j ? ", {" : "{", "off", c->off, 1);
+				put_num(w, ", ", "fid", c->fid, 0);
+				if (c->disc != 0)
+					put_num(w, ", ", "disc", c->disc, 0);
+				put_num(w, ", ", "cnt", c->cnt, 0);
+				if (c->mis != 0)
+					put_num(w, ", ", "mis", c->mis, 0);
+				put(w, "}", 1);
+			}
+			put(w, "]", 1);
+		}
+		if (b->nsucc > 0) {
+			puts_(w, "\n    succ: [");
+			for (j = 0; j < b->nsucc; j++) {
+				const struct yw_succ *s = &b->succ[j];
+
+				put_num(w, j ? ", {" : "{", "bid", s->bid, 0);
+				put_num(w, ", ", "cnt", s->cnt, 0);
+				if (s->mis != 0)
+					put_num(w, ", ", "mis", s->mis, 0);
+				put(w, "}", 1);
+			}
+			put(w, "]", 1);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* libyaml */
 
 static int
 fail(struct yw *w, const char *what)
@@ -215,6 +382,16 @@ yw_open(FILE *f, const struct yw_header *h, char *err, size_t errlen)
 	yaml_event_t ev;
 	yaml_version_directive_t *vd = NULL;
 
+	if (h->plain && yw_plain(h->binary_name) &&
+	    (h->build_id == NULL || yw_plain(h->build_id)) &&
+	    (h->events == NULL || yw_plain(h->events)) &&
+	    (h->hash_func == NULL || yw_plain(h->hash_func))) {
+		w->direct = 1;
+		w->f = f;
+		direct_header(w, h);
+		return w;
+	}
+
 	if (!yaml_emitter_initialize(&w->em)) {
 		snprintf(err, errlen, "libyaml: cannot start an emitter");
 		free(w);
@@ -319,6 +496,12 @@ yw_emit_func(struct yw *w, const struct yw_func *f)
 {
 	size_t i;
 
+	if (w->direct) {
+		w->nfunc++;
+		direct_func(w, f);
+		return w->len >= 65536 ? flush_direct(w) : 0;
+	}
+
 	if (map_start(w, 0) == -1 || name(w, "name", f->name) == -1 ||
 	    kv_dec(w, "fid", f->fid) == -1 || kv_hex(w, "hash", f->hash) == -1 ||
 	    kv_dec(w, "exec", f->exec) == -1 ||
@@ -342,6 +525,20 @@ yw_close(struct yw *w, char *err, size_t errlen)
 	yaml_event_t ev;
 	int r = 0;
 
+	if (w->direct) {
+		/* an empty block sequence is written as libyaml writes
+		 * it, in the flow style */
+		if (w->nfunc == 0)
+			puts_(w, " []");
+		puts_(w, "\n...\n");
+		r = flush_direct(w);
+		if (r == -1)
+			snprintf(err, errlen, "%s", w->err);
+		free(w->buf);
+		free(w->fix);
+		free(w);
+		return r;
+	}
 	if (seq_end(w) == -1 || map_end(w) == -1)
 		r = -1;
 	if (r == 0) {

@@ -71,7 +71,11 @@ struct ywh {
 	size_t		 caporder, capcnt;
 	uint64_t	*ph;		/* per block: predecessors' hash */
 	size_t		 capph;
+	uint8_t		*late;		/* per block: late() */
+	size_t		 caplate;
 	uint64_t	 undecoded;	/* instructions LLVM could not decode */
+	/* the fragments of each function: frag[fragat[i] .. fragat[i+1]) */
+	uint32_t	*fragat, *frag;
 };
 
 /* ------------------------------------------------------------------ */
@@ -401,11 +405,15 @@ static const struct cfg_reloc *
 kept_reloc_in(const struct ywh *h, uint64_t lo, uint64_t hi)
 {
 	const struct cfg_reloc *rl;
+	size_t n, i;
 
-	for (; lo < hi; lo++)
-		if ((rl = cfgdis_reloc_at(h->cd, lo)) != NULL && rl->fromcode &&
-		    recorded(rl))
-			return rl;
+	/* the relocations in [lo, hi) by offset, one lookup: the first
+	 * at each offset is the one BOLT's map of them holds */
+	n = cfgdis_relocs_in(h->cd, lo, hi, &rl);
+	for (i = 0; i < n; i++)
+		if ((i == 0 || rl[i].off != rl[i - 1].off) && rl[i].fromcode &&
+		    recorded(&rl[i]))
+			return &rl[i];
 	return NULL;
 }
 
@@ -508,6 +516,9 @@ ywh_close(struct ywh *h)
 	free(h->order);
 	free(h->cnt);
 	free(h->ph);
+	free(h->late);
+	free(h->fragat);
+	free(h->frag);
 	free(h);
 }
 
@@ -535,6 +546,23 @@ add_tables(struct ywh *h, size_t fi)
  * they go to in BOLT's order into order[] from n: taken branches by
  * source then target (a table's targets by offset), then the
  * fall-through; the referenced offsets in order */
+/* the first site at or after offset off (sites are by offset): a
+ * block's are those from its start to its end */
+static size_t
+site_from(const struct cfg *g, uint64_t off)
+{
+	size_t lo = 0, hi = g->nsites, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (g->sites[m].off < off)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
 static int
 late(const struct cfg *g, size_t b, int *ijmp)
 {
@@ -542,9 +570,9 @@ late(const struct cfg *g, size_t b, int *ijmp)
 	size_t k;
 
 	*ijmp = 0;
-	for (k = 0; k < g->nsites; k++)
-		if (g->sites[k].off >= bb->start && g->sites[k].off < bb->end &&
-		    g->sites[k].kind == CFG_SITE_IJMP && !g->sites[k].tail) {
+	for (k = site_from(g, bb->start); k < g->nsites &&
+	    g->sites[k].off < bb->end; k++)
+		if (g->sites[k].kind == CFG_SITE_IJMP && !g->sites[k].tail) {
 			*ijmp = 1;
 			return g->sites[k].table != 1;
 		}
@@ -552,14 +580,12 @@ late(const struct cfg *g, size_t b, int *ijmp)
 }
 
 static size_t
-succ_order(struct ywh *h, const struct cfg *g, size_t b, size_t n)
+succ_order(struct ywh *h, const struct cfg *g, size_t b, size_t n, int ijmp)
 {
 	const struct cfg_block *bb = &g->blocks[b];
 	size_t k, m, s0 = n;
-	int ijmp;
 	long t;
 
-	(void)late(g, b, &ijmp);
 	xgrow(&h->order, &h->caporder, n + bb->nsucc + 2, sizeof(*h->order));
 	if (ijmp) {
 		for (k = 0; k < bb->nsucc; k++) {
@@ -573,11 +599,11 @@ succ_order(struct ywh *h, const struct cfg *g, size_t b, size_t n)
 			n++;
 		}
 	} else {
-		for (k = 0; k < g->nsites; k++) {
+		for (k = site_from(g, bb->start); k < g->nsites &&
+		    g->sites[k].off < bb->end; k++) {
 			const struct cfg_site *st = &g->sites[k];
 
-			if (st->off < bb->start || st->off >= bb->end ||
-			    st->tail || (st->kind != CFG_SITE_JCC &&
+			if (st->tail || (st->kind != CFG_SITE_JCC &&
 			    st->kind != CFG_SITE_JMP))
 				continue;
 			if (st->target < g->addr ||
@@ -823,12 +849,35 @@ a64_strings(struct ywh *h, const struct cfg *g)
 	return mca64_func_end(h->ma, h->stdhash);
 }
 
+/* each function's fragments, in table order (a count per parent, then
+ * the fragments placed): one pass, not one over the table per function */
+static void
+frag_index(struct ywh *h)
+{
+	const struct functab *ft = &h->bin->ft;
+	size_t i;
+
+	h->fragat = xcalloc(ft->n + 2, sizeof(*h->fragat));
+	h->frag = xcalloc(ft->n + 1, sizeof(*h->frag));
+	for (i = 0; i < ft->n; i++)
+		if (ft->f[i].parent != i && ft->f[i].parent < ft->n &&
+		    (ft->f[i].flags & BF_FRAGMENT))
+			h->fragat[ft->f[i].parent + 2]++;
+	for (i = 0; i < ft->n; i++)
+		h->fragat[i + 2] += h->fragat[i + 1];
+	for (i = 0; i < ft->n; i++)
+		if (ft->f[i].parent != i && ft->f[i].parent < ft->n &&
+		    (ft->f[i].flags & BF_FRAGMENT))
+			h->frag[h->fragat[ft->f[i].parent + 1]++] =
+			    (uint32_t)i;
+}
+
 uint64_t
 ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 {
 	const struct functab *ft = &h->bin->ft;
 	const struct bfunc *f = &ft->f[fi];
-	size_t a, b, i, k, n;
+	size_t a, b, k, n;
 	uint64_t fh;
 
 	if (g == NULL || g->nblocks == 0)
@@ -844,10 +893,10 @@ ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 	add_tables(h, fi);
 	if (f->parent != fi)
 		add_tables(h, f->parent);
-	for (i = 0; i < ft->n; i++)
-		if (i != fi && ft->f[i].parent == fi && (ft->f[i].flags &
-		    BF_FRAGMENT))
-			add_tables(h, i);
+	if (h->fragat == NULL)
+		frag_index(h);
+	for (k = h->fragat[fi]; k < h->fragat[fi + 1]; k++)
+		add_tables(h, h->frag[k]);
 	xgrow(&h->bh, &h->capbh, g->nblocks, sizeof(*h->bh));
 	/* the strings, block by block in layout order (AArch64's are
 	 * a64_strings') */
@@ -856,10 +905,20 @@ ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 		uint64_t off = bb->start, avail = 0;
 		const uint8_t *p = cfgdis_bytes(h->cd, f->addr + off, &avail);
 
+		size_t sk = site_from(g, off);
+
 		mcx86_block_begin(h->mc);
 		while (p != NULL && off < bb->end) {
-			const struct cfg_site *st = cfg_site_at(g, off);
-			unsigned fl = st != NULL && st->tail &&
+			const struct cfg_site *st;
+			unsigned fl;
+
+			/* the site at off: the sites are by offset, so
+			 * is the walk */
+			while (sk < g->nsites && g->sites[sk].off < off)
+				sk++;
+			st = sk < g->nsites && g->sites[sk].off == off ?
+			    &g->sites[sk] : NULL;
+			fl = st != NULL && st->tail &&
 			    (st->kind == CFG_SITE_JMP ||
 			    st->kind == CFG_SITE_IJMP) ? MCX86_TAIL : 0;
 			size_t sz;
@@ -882,10 +941,14 @@ ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 	/* the edges in BOLT's order: successors, then each block's
 	 * predecessors in the order the edges into it were added */
 	xgrow(&h->cnt, &h->capcnt, g->nblocks + 1, sizeof(*h->cnt));
+	xgrow(&h->late, &h->caplate, g->nblocks + 1, sizeof(*h->late));
 	n = 0;
 	for (b = 0; b < g->nblocks; b++) {
+		int ij;
+
 		h->cnt[b] = (uint32_t)n;
-		n = succ_order(h, g, b, n);
+		h->late[b] = (uint8_t)late(g, b, &ij);
+		n = succ_order(h, g, b, n, ij);
 	}
 	h->cnt[g->nblocks] = (uint32_t)n;
 	/* predecessors' hashes in the order the edges were added: the
@@ -894,9 +957,7 @@ ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 	xgrow(&h->ph, &h->capph, g->nblocks, sizeof(*h->ph));
 	memset(h->ph, 0, g->nblocks * sizeof(*h->ph));
 	for (a = 0; a < g->nblocks; a++) {
-		int ij;
-
-		if (late(g, a, &ij))
+		if (h->late[a])
 			continue;
 		for (k = h->cnt[a]; k < h->cnt[a + 1]; k++)
 			if (!((g->blocks[a].flags & CFG_FALLS) &&
@@ -909,9 +970,7 @@ ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 			h->ph[a + 1] = mcx86_hash16(h->ph[a + 1],
 			    h->bh[a].opcode);
 	for (a = 0; a < g->nblocks; a++) {
-		int ij;
-
-		if (!late(g, a, &ij))
+		if (!h->late[a])
 			continue;
 		for (k = h->cnt[a]; k < h->cnt[a + 1]; k++)
 			h->ph[h->order[k]] = mcx86_hash16(h->ph[h->order[k]],

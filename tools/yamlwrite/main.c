@@ -316,6 +316,12 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 				strcat(evs, ":");
 		}
 	h.events = evs ? evs : "";
+	/* the direct writer unless a name written needs libyaml */
+	h.plain = 1;
+	for (i = 0; i < c->bin.ft.n && h.plain; i++)
+		if ((lbr ? c->fp[i] != NULL : c->sampled[i]) &&
+		    !yw_plain(c->bin.ft.f[i].name))
+			h.plain = 0;
 	/* the calls, by function and offset */
 	cs = xcalloc(c->calls.n + 1, sizeof(*cs));
 	for (i = 0; i < c->calls.n; i++) {

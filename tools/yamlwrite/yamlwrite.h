@@ -17,7 +17,8 @@
  *            binary, with hashes, block counts and indices from its BAT
  *            section (libbolt/bat.c), as perf2bolt-19's writeBATYAML;
  *            its functions without tables on the BOLTed binary's graphs
- *   emit.c   the libyaml emitter: header, then functions as they come
+ *   emit.c   the writer: header, then functions as they come (directly,
+ *            or through libyaml's emitter for names that need it)
  *
  * The model is plain data: a producer fills a yw_func (arrays it owns and
  * may reuse for the next function) and hands it to yw_emit_func; the
@@ -81,7 +82,13 @@ struct yw_header {
 	const char	*events;	/* profile-events ("" as perf2bolt) */
 	int		 dfs_order;	/* dfs-order (perf2bolt-19: false) */
 	const char	*hash_func;	/* hash-func ("xxh3") */
+	int		 plain;		/* every function's name written is
+					 * yw_plain: written directly, not
+					 * through libyaml's events */
 };
+
+/* is s printable ASCII (what the direct writer writes) */
+int	 yw_plain(const char *s);
 
 struct yw;
 
