@@ -50,6 +50,7 @@ tsymcmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* sections by address, then in file order (as read) */
 static int
 seccmp(const void *a, const void *b)
 {
@@ -57,8 +58,18 @@ seccmp(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return 0;
+	return x->shndx < y->shndx ? -1 : x->shndx > y->shndx;
 }
+
+/* sorted where they stand (sort.h): the comparisons break every tie */
+#define SORT_NAME	sort_syms
+#define SORT_TYPE	struct tsym
+#define SORT_LESS(a, b)	(tsymcmp(a, b) < 0)
+#include "sort.h"
+#define SORT_NAME	sort_secs
+#define SORT_TYPE	struct textsec
+#define SORT_LESS(a, b)	(seccmp(a, b) < 0)
+#include "sort.h"
 
 /* ELF section index of each text section (0: not one), to place symbols */
 struct secmap {
@@ -124,7 +135,7 @@ read_sections(struct code *c, struct secmap *sm, char *err, size_t errlen)
 	}
 	c->probes = desc && probe;
 	if (c->nsecs > 1)
-		qsort(c->secs, c->nsecs, sizeof(*c->secs), seccmp);
+		sort_secs(c->secs, c->nsecs);
 	for (i = 0; i < c->nsecs; i++) {
 		sm->text[c->secs[i].shndx] = (uint32_t)i + 1;
 		if (i > 0 && c->secs[i - 1].addr + c->secs[i - 1].size >
@@ -208,7 +219,7 @@ read_symbols(struct code *c, struct secmap *sm, char *err, size_t errlen)
 		    sm->text[shndx] - 1 };
 	}
 	if (c->nsyms > 0)
-		qsort(c->syms, c->nsyms, sizeof(*c->syms), tsymcmp);
+		sort_syms(c->syms, c->nsyms);
 	for (i = 0; i < c->nsyms; i++) {
 		struct textsec *ts = &c->secs[c->syms[i].sec];
 

@@ -638,15 +638,14 @@ struct endpoint {
 	int		start;
 };
 
-static int
-endpointcmp(const void *a, const void *b)
-{
-	const struct endpoint *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return 0;
-}
+/* by address (LLVM sorts by that alone: build_aranges reads all the
+ * endpoints of an address before it acts, so their order among
+ * themselves does not matter), then by unit and kind for a total order */
+#define SORT_NAME	sort_endpoints
+#define SORT_TYPE	struct endpoint
+#define SORT_LESS(a, b)	((a)->addr != (b)->addr ? (a)->addr < (b)->addr : \
+    (a)->cuoff != (b)->cuoff ? (a)->cuoff < (b)->cuoff : (a)->start < (b)->start)
+#include "sort.h"
 
 static void
 add_endpoints(struct endpoint **ep, size_t *n, size_t *cap, Dwarf_Off cu,
@@ -780,6 +779,11 @@ offcmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+#define SORT_NAME	sort_offs
+#define SORT_TYPE	Dwarf_Off
+#define SORT_LESS(a, b)	(*(a) < *(b))
+#include "sort.h"
+
 /* DWARFDebugAranges::construct: over sorted endpoints, each stretch
  * belongs to the lowest unit offset covering it, a stretch extending the
  * previous arange while that one's unit still covers it */
@@ -794,7 +798,7 @@ build_aranges(struct dw *d)
 
 	read_aranges(d, &ep, &n, &cap, &parsed, &nparsed);
 	if (nparsed > 1)
-		qsort(parsed, nparsed, sizeof(*parsed), offcmp);
+		sort_offs(parsed, nparsed);
 	for (i = 0; i < d->nunits; i++) {
 		struct unit *u = &d->units[i];
 		Dwarf_Die cu;
@@ -823,13 +827,13 @@ build_aranges(struct dw *d)
 	for (i = 0; i < n; i++)
 		ofs[i] = ep[i].cuoff;
 	if (n > 1)
-		qsort(ofs, n, sizeof(*ofs), offcmp);
+		sort_offs(ofs, n);
 	for (i = 0; i < n; i++)
 		if (nofs == 0 || ofs[nofs - 1] != ofs[i])
 			ofs[nofs++] = ofs[i];
 	active = xcalloc(nofs + 1, sizeof(*active));
 	if (n > 1)
-		qsort(ep, n, sizeof(*ep), endpointcmp);
+		sort_endpoints(ep, n);
 	lowest = SIZE_MAX;
 	for (i = 0; i < n; i++) {
 		struct endpoint *e = &ep[i];
@@ -960,15 +964,12 @@ read_units(struct dw *d)
 	return 0;
 }
 
-static int
-frcmp(const void *a, const void *b)
-{
-	const struct frange *x = a, *y = b;
-
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
+/* by start, then insertion order (seq: distinct) */
+#define SORT_NAME	sort_franges
+#define SORT_TYPE	struct frange
+#define SORT_LESS(a, b)	((a)->lo != (b)->lo ? (a)->lo < (b)->lo : \
+    (a)->seq < (b)->seq)
+#include "sort.h"
 
 static long
 frange_at(const struct dw *d, uint64_t a)
@@ -1072,7 +1073,7 @@ dw_open(struct dw **dp, struct code *c, char *err, size_t errlen)
 		return -1;
 	/* StartAddrToFuncRangeMap: one range per start, the first */
 	if (d->nfr > 1)
-		qsort(d->fr, d->nfr, sizeof(*d->fr), frcmp);
+		sort_franges(d->fr, d->nfr);
 	for (i = 0, j = 0; i < d->nfr; i++)
 		if (j == 0 || d->fr[j - 1].lo != d->fr[i].lo)
 			d->fr[j++] = d->fr[i];

@@ -196,15 +196,12 @@ struct bpoint {
 	uint8_t		zero;		/* of a zero-count range */
 };
 
-static int
-bpointcmp(const void *a, const void *b)
-{
-	const struct bpoint *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return 0;
-}
+/* by address: disjoint_ranges sums the points of an address before it
+ * acts, so their order among themselves does not matter */
+#define SORT_NAME	sort_bpoints
+#define SORT_TYPE	struct bpoint
+#define SORT_LESS(a, b)	((a)->addr < (b)->addr)
+#include "sort.h"
 
 struct drange {
 	uint64_t	begin, end, count;
@@ -258,7 +255,7 @@ disjoint_ranges(struct profile *p, const struct pairtab *rc, size_t *nout)
 		pt[k++] = (struct bpoint){ e->b, e->count, 1, e->count == 0 };
 	}
 	pair_free(&all);
-	qsort(pt, k, sizeof(*pt), bpointcmp);
+	sort_bpoints(pt, k);
 	/* the boundary points, one per address: summed begin and end
 	 * counts (or none), and whether a zero range begins or ends there */
 	for (i = 0; i < k; i = j) {
@@ -424,59 +421,89 @@ namecmp(uint32_t a, uint32_t b)
 	return strcmp(sortp->names->s[a], sortp->names->s[b]);
 }
 
+/*
+ * The orders of the output, over indexes into sortp's arrays, sorted where
+ * they stand (sort.h).  Each breaks its last tie by the index, the order
+ * the arrays were filled in, as glibc's qsort (a merge sort) kept it.
+ */
+#define IDXLESS(a, b)	(*(a) < *(b))
+
 /* top level: total samples descending, then name */
 static int
-topcmp(const void *a, const void *b)
+topless(const uint32_t *a, const uint32_t *b)
 {
-	const struct fsamples *x = &sortp->fs[*(const uint32_t *)a];
-	const struct fsamples *y = &sortp->fs[*(const uint32_t *)b];
+	const struct fsamples *x = &sortp->fs[*a], *y = &sortp->fs[*b];
+	int c;
 
 	if (x->total != y->total)
-		return x->total > y->total ? -1 : 1;
-	return namecmp(x->name, y->name);
+		return x->total > y->total;
+	c = namecmp(x->name, y->name);
+	return c != 0 ? c < 0 : IDXLESS(a, b);
 }
 
 /* children by parent, call site, name */
 static int
-kidcmp(const void *a, const void *b)
+kidless(const uint32_t *a, const uint32_t *b)
 {
-	const struct fsamples *x = &sortp->fs[*(const uint32_t *)a];
-	const struct fsamples *y = &sortp->fs[*(const uint32_t *)b];
+	const struct fsamples *x = &sortp->fs[*a], *y = &sortp->fs[*b];
+	int c;
 
 	if (x->parent != y->parent)
-		return x->parent < y->parent ? -1 : 1;
+		return x->parent < y->parent;
 	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
+		return x->line < y->line;
 	if (x->disc != y->disc)
-		return x->disc < y->disc ? -1 : 1;
-	return namecmp(x->name, y->name);
+		return x->disc < y->disc;
+	c = namecmp(x->name, y->name);
+	return c != 0 ? c < 0 : IDXLESS(a, b);
 }
 
+/* body samples by node, then location */
 static int
-bodycmp(const void *a, const void *b)
+bodyless(const uint32_t *a, const uint32_t *b)
 {
-	const struct body *x = &sortp->bd[*(const uint32_t *)a];
-	const struct body *y = &sortp->bd[*(const uint32_t *)b];
+	const struct body *x = &sortp->bd[*a], *y = &sortp->bd[*b];
 
 	if (x->node != y->node)
-		return x->node < y->node ? -1 : 1;
+		return x->node < y->node;
 	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return x->disc < y->disc ? -1 : x->disc > y->disc;
+		return x->line < y->line;
+	if (x->disc != y->disc)
+		return x->disc < y->disc;
+	return IDXLESS(a, b);
 }
 
+/* call targets by body, count descending, name */
 static int
-targetcmp(const void *a, const void *b)
+targetless(const uint32_t *a, const uint32_t *b)
 {
-	const struct target *x = &sortp->tg[*(const uint32_t *)a];
-	const struct target *y = &sortp->tg[*(const uint32_t *)b];
+	const struct target *x = &sortp->tg[*a], *y = &sortp->tg[*b];
+	int c;
 
 	if (x->body != y->body)
-		return x->body < y->body ? -1 : 1;
+		return x->body < y->body;
 	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return namecmp(x->name, y->name);
+		return x->count > y->count;
+	c = namecmp(x->name, y->name);
+	return c != 0 ? c < 0 : IDXLESS(a, b);
 }
+
+#define SORT_NAME	sort_top
+#define SORT_TYPE	uint32_t
+#define SORT_LESS(a, b)	topless(a, b)
+#include "sort.h"
+#define SORT_NAME	sort_kids
+#define SORT_TYPE	uint32_t
+#define SORT_LESS(a, b)	kidless(a, b)
+#include "sort.h"
+#define SORT_NAME	sort_bodies
+#define SORT_TYPE	uint32_t
+#define SORT_LESS(a, b)	bodyless(a, b)
+#include "sort.h"
+#define SORT_NAME	sort_targets
+#define SORT_TYPE	uint32_t
+#define SORT_LESS(a, b)	targetless(a, b)
+#include "sort.h"
 
 static void
 put_loc(struct wbuf *w, uint32_t line, uint32_t disc)
@@ -591,18 +618,18 @@ profile_write(struct profile *p, FILE *fp)
 		} else
 			p->kids[nkids++] = (uint32_t)i;
 	}
-	qsort(top, ntop, sizeof(*top), topcmp);
-	qsort(p->kids, nkids, sizeof(*p->kids), kidcmp);
+	sort_top(top, ntop);
+	sort_kids(p->kids, nkids);
 	p->kidstart = starts(p->nfs, p->kids, nkids, kid_owner, p);
 	p->bdorder = xreallocarray(NULL, p->nbd + 1, sizeof(*p->bdorder));
 	for (i = 0; i < p->nbd; i++)
 		p->bdorder[i] = (uint32_t)i;
-	qsort(p->bdorder, p->nbd, sizeof(*p->bdorder), bodycmp);
+	sort_bodies(p->bdorder, p->nbd);
 	p->bdstart = starts(p->nfs, p->bdorder, p->nbd, body_owner, p);
 	p->tgorder = xreallocarray(NULL, p->ntg + 1, sizeof(*p->tgorder));
 	for (i = 0; i < p->ntg; i++)
 		p->tgorder[i] = (uint32_t)i;
-	qsort(p->tgorder, p->ntg, sizeof(*p->tgorder), targetcmp);
+	sort_targets(p->tgorder, p->ntg);
 	p->tgstart = starts(p->nbd, p->tgorder, p->ntg, target_owner, p);
 	wb_init(&w, fp, 1 << 16);
 	for (i = 0; i < ntop; i++)
