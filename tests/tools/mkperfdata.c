@@ -35,73 +35,24 @@
 #include <zstd.h>
 
 #include "util.h"
+/* the format's numbers, perfdecode's copy */
+#include "../../tools/perfdecode/perfabi.h"
 
-/* perf_event_header.type */
-#define R_MMAP		1
-#define R_LOST		2
-#define R_COMM		3
-#define R_EXIT		4
-#define R_FORK		7
-#define R_SAMPLE	9
-#define R_MMAP2		10
-#define R_HEADER_ATTR	64
-#define R_HEADER_BUILD_ID 67
-#define R_FINISHED_ROUND 68
-#define R_AUXTRACE	71
-#define R_HEADER_FEATURE 80
-#define R_COMPRESSED	81
-#define R_COMPRESSED2	83	/* perf >= 6.15: data size, then padded data */
-#define R_UNKNOWN_USER	1000	/* types no perf knows, for -U */
+/* types no perf knows, for -U */
+#define R_UNKNOWN_USER	1000
 #define R_UNKNOWN_KERNEL 40
 
-#define MISC_KERNEL	1
-#define MISC_USER	2
-#define MISC_COMM_EXEC	(1u << 13)
-#define MISC_MMAP_BUILD_ID (1u << 14)
-#define MISC_BUILD_ID_SIZE (1u << 15)
-
-/* sample_type bits */
-#define S_IP		(1u << 0)
-#define S_TID		(1u << 1)
-#define S_TIME		(1u << 2)
-#define S_ADDR		(1u << 3)
-#define S_READ		(1u << 4)
-#define S_CALLCHAIN	(1u << 5)
-#define S_ID		(1u << 6)
-#define S_CPU		(1u << 7)
-#define S_PERIOD	(1u << 8)
-#define S_STREAM_ID	(1u << 9)
-#define S_RAW		(1u << 10)
-#define S_BRANCH_STACK	(1u << 11)
-#define S_REGS_USER	(1u << 12)
-#define S_STACK_USER	(1u << 13)
-#define S_WEIGHT	(1u << 14)
-#define S_DATA_SRC	(1u << 15)
-#define S_IDENTIFIER	(1u << 16)
-#define S_TRANSACTION	(1u << 17)
-#define S_REGS_INTR	(1u << 18)
-#define S_PHYS_ADDR	(1u << 19)
-#define S_CGROUP	(1u << 21)
-#define S_DATA_PAGE_SIZE (1u << 22)
-#define S_CODE_PAGE_SIZE (1u << 23)
 /* -X: every field but the branch stack and IDENTIFIER */
 #define S_ALL_FIELDS	(S_ADDR | S_READ | S_CALLCHAIN | S_ID | S_CPU | \
     S_PERIOD | S_STREAM_ID | S_RAW | S_REGS_USER | S_STACK_USER | S_WEIGHT | \
     S_DATA_SRC | S_TRANSACTION | S_REGS_INTR | S_PHYS_ADDR | S_CGROUP | \
-    S_DATA_PAGE_SIZE | S_CODE_PAGE_SIZE)
+    S_DATA_PAGE | S_CODE_PAGE)
 /* with -X: read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING|ID, and the
  * registers and user stack bytes each sample carries */
-#define X_READ_FORMAT	7
+#define X_READ_FORMAT	(RF_ENABLED | RF_RUNNING | RF_ID)
 #define X_REGS_USER	0x0fULL		/* 4 registers */
 #define X_REGS_INTR	0x03ULL		/* 2 registers */
 #define X_STACK_USER	64
-
-/* branch_sample_type bits */
-#define B_USER		(1u << 0)
-#define B_ANY		(1u << 3)
-#define B_TYPE_SAVE	(1u << 16)
-#define B_HW_INDEX	(1u << 17)
-#define B_COUNTERS	(1u << 19)
 
 /* feature bits (tools/perf/util/header.h) */
 enum {
@@ -1315,9 +1266,9 @@ put_fields_after(struct bb *b, uint64_t st)
 		bb_u64(b, 0x123000);
 	if (st & S_CGROUP)
 		bb_u64(b, 1);
-	if (st & S_DATA_PAGE_SIZE)
+	if (st & S_DATA_PAGE)
 		bb_u64(b, 4096);
-	if (st & S_CODE_PAGE_SIZE)
+	if (st & S_CODE_PAGE)
 		bb_u64(b, 4096);
 }
 
@@ -1376,9 +1327,9 @@ put_attr(struct bb *b, const struct event *e)
 	bb_u32(b, 0);				/* bp_type */
 	bb_u64(b, 0);				/* config1 */
 	bb_u64(b, 0);				/* config2 */
-	bb_u64(b, e->sample_type & S_BRANCH_STACK ? B_ANY | B_USER |
-	    (opt.hwidx ? B_HW_INDEX : 0) | (opt.brtype ? B_TYPE_SAVE : 0) |
-	    (opt.counters ? B_COUNTERS : 0) : 0);
+	bb_u64(b, e->sample_type & S_BRANCH_STACK ? BR_ANY | BR_USER |
+	    (opt.hwidx ? BR_HW_INDEX : 0) | (opt.brtype ? BR_TYPE_SAVE : 0) |
+	    (opt.counters ? BR_COUNTERS : 0) : 0);
 	bb_u64(b, e->sample_type & S_REGS_USER ? X_REGS_USER : 0);
 	bb_u32(b, e->sample_type & S_STACK_USER ? X_STACK_USER : 0);
 	bb_u32(b, 0);				/* clockid */
