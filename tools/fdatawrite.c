@@ -13,6 +13,7 @@
  * fall-throughs by libbolt/pawalk.c (as yamlwrite cuts them), names come
  * from libbolt/functab.c.
  */
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -30,7 +31,7 @@
 #include "binlist.h"
 
 /* options (fdatawrite(1)); the long-only ones above 255 */
-enum { O_BOLTED = 257, O_TRANSLATED, O_LITERAL };
+enum { O_BOLTED = 257, O_TRANSLATED, O_LITERAL, O_PASTEND };
 static const struct prog_opt opts[] = {
 	{ "output", required_argument, 'o', "FILE",
 	    "write to FILE (default: standard output)" },
@@ -44,6 +45,9 @@ static const struct prog_opt opts[] = {
 	    "the profile was collected on a BOLTed binary (batmap's\n"
 	    "output): write the boltedcollection form, each\n"
 	    "fall-through as given" },
+	{ "past-end", required_argument, O_PASTEND, "FILE",
+	    "with --bolted: also the lines of FILE (batmap\n"
+	    "--past-end), branches the stream cannot name" },
 	{ "literal", no_argument, O_LITERAL, NULL,
 	    "write a branch from an instruction that is no branch\n"
 	    "as given, as perf2bolt --pa does (by default, batmap's\n"
@@ -58,7 +62,8 @@ static const struct prog_opt opts[] = {
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"[-qv] [--bolted | --literal] [-M mem]... [-o fdata] binary [preagg]\n"
+	"[-qv] [--bolted [--past-end file] | --literal] [-M mem]... [-o fdata] "
+	"binary [preagg]\n"
 	"[-qv] [--bolted | --literal] [-M mem]... -d dir "
 	"binary|dir... < preagg",
 	"Write the fdata perf2bolt-19 writes for a pre-aggregated profile "
@@ -449,6 +454,75 @@ read_mem(struct ctx *cs, size_t ncs, int multi, const char *path)
 	lr_close(&lr);
 }
 
+/* --past-end: batmap's lines of the branches with an end past the end
+ * of an input function, read once the stream has ended (batmap writes
+ * them before its stream), each checked to be an fdata branch line
+ * ("0 [unknown] hex" or "1 name hex", twice, then two decimal counts) */
+static char	*pastend;
+static size_t	 lpastend;
+
+static int
+fdata_loc(char **p)
+{
+	char *s = *p;
+
+	if (s[0] == '0' && strncmp(s, "0 [unknown] ", 12) == 0)
+		s += 12;
+	else if (s[0] == '1' && s[1] == ' ' && s[2] != ' ' && s[2] != '\0') {
+		for (s += 2; *s != ' '; s++) {
+			if (*s == '\0' || (unsigned char)*s < 0x21)
+				return 0;
+			if (*s == '\\' && (s[1] == ' ' || s[1] == '\\'))
+				s++;
+		}
+		s++;
+	} else
+		return 0;
+	if (!isxdigit((unsigned char)*s))
+		return 0;
+	while (isxdigit((unsigned char)*s))
+		s++;
+	if (*s != ' ')
+		return 0;
+	*p = s + 1;
+	return 1;
+}
+
+static void
+read_pastend(const char *path)
+{
+	struct lineio lr;
+	char *s;
+	size_t n, cap = 0;
+	int k;
+
+	if (lr_open(&lr, path) == -1)
+		prog_open_error(path);
+	while (lr_next(&lr)) {
+		s = lr.buf;
+		if (!fdata_loc(&s) || !fdata_loc(&s))
+			lr_errx(&lr, "not an fdata branch line (batmap "
+			    "--past-end)");
+		for (k = 0; k < 2; k++) {
+			if (!isdigit((unsigned char)*s))
+				lr_errx(&lr, "not an fdata branch line (batmap "
+				    "--past-end)");
+			while (isdigit((unsigned char)*s))
+				s++;
+			if (*s != (k == 0 ? ' ' : '\0'))
+				lr_errx(&lr, "not an fdata branch line (batmap "
+				    "--past-end)");
+			s += k == 0;
+		}
+		n = strlen(lr.buf);
+		xgrow(&pastend, &cap, lpastend + n + 1, 1);
+		memcpy(pastend + lpastend, lr.buf, n);
+		pastend[lpastend + n] = '\n';
+		lpastend += n + 1;
+	}
+	lr_close(&lr);
+}
+
 static void
 write_fdata(struct ctx *c, FILE *fp)
 {
@@ -495,6 +569,8 @@ write_fdata(struct ctx *c, FILE *fp)
 			wb_dec(&w, l->count);
 			wb_putc(&w, '\n');
 		}
+		for (i = 0; i < lpastend; i++)
+			wb_putc(&w, pastend[i]);
 		write_mem(c, &w);
 	}
 	wb_free(&w);
@@ -620,6 +696,7 @@ main(int argc, char **argv)
 	struct pawalk **ws;
 	struct output out;
 	const char *outpath = NULL, *dir = NULL, *in, **memfiles = NULL;
+	const char *pepath = NULL;
 	size_t nmemfiles = 0, i, n;
 	int ch, verbose = 0, quiet = 0, literal = 0, translated = 0, bolted = 0, multi;
 
@@ -635,6 +712,9 @@ main(int argc, char **argv)
 			break;
 		case O_LITERAL:
 			literal = 1;
+			break;
+		case O_PASTEND:
+			pepath = optarg;
 			break;
 		case 'M':
 			memfiles = xreallocarray(memfiles, nmemfiles + 1,
@@ -671,6 +751,8 @@ main(int argc, char **argv)
 		    "each other");
 	/* perf2bolt names a BOLTed binary's memory samples by its own
 	 * functions, which batmap does not translate */
+	if (pepath != NULL && (!bolted || dir != NULL))
+		prog_usage_error("--past-end needs --bolted and one binary");
 	if (bolted && nmemfiles > 0)
 		prog_usage_error("--mem with --bolted: memory samples of a "
 		    "BOLTed binary are not translated");
@@ -708,6 +790,8 @@ main(int argc, char **argv)
 		ft_lines(&cs[i]);
 	for (i = 0; i < nmemfiles; i++)
 		read_mem(cs, n, multi, memfiles[i]);
+	if (pepath != NULL)
+		read_pastend(pepath);
 	if (dir != NULL)
 		binlist_mkdir(dir);
 	for (i = 0; i < n; i++) {
@@ -725,6 +809,7 @@ main(int argc, char **argv)
 	pa_close(&r);
 	free(cs);
 	free(memfiles);
+	free(pastend);
 	binlist_free(&bl);
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 extern int	 vflag;
 extern int	 yflag;		/* --yaml */
+extern const char *pefile;	/* --past-end */
 
 void	 translate(FILE *, struct batbin *, const char *, const char *);
 void	 translate_free(void);

@@ -20,6 +20,7 @@
 
 int	 vflag;
 int	 yflag;
+const char *pefile;
 
 static void	 load_bolted(struct batbin *, const char *);
 static void	 dump(FILE *, const struct batbin *);
@@ -34,12 +35,16 @@ static const struct prog_opt opts[] = {
 	    "no warnings (batmap has none but errors)" },
 	{ "verbose", no_argument, 'v', NULL,
 	    "counts of translated and dropped entries" },
+	{ "past-end", required_argument, 301, "FILE",
+	    "write the branches with an end past the end of its\n"
+	    "input function to FILE, as fdata lines" },
 	{ "yaml", no_argument, 300, NULL,
 	    "read the profile as perf2bolt reads it when it writes YAML" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"[-qv] [--yaml] [-o file] bolted-binary input-binary [profile]\n"
+	"[-qv] [--yaml] [--past-end file] [-o file] bolted-binary input-binary "
+	"[profile]\n"
 	"--dump [-o file] bolted-binary",
 	"Translate a pre-aggregated profile of a binary written by llvm-bolt\n"
 	"--enable-bat into one of its input binary, through the BOLT address\n"
@@ -66,6 +71,9 @@ main(int argc, char *argv[])
 			break;
 		case 'v':
 			vflag = 1;
+			break;
+		case 301:
+			pefile = optarg;
 			break;
 		case 300:
 			yflag = 1;

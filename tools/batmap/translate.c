@@ -60,6 +60,14 @@ struct oent {
 static struct ktab otab;
 static size_t	 nwritten;
 
+/* --past-end: the branches with an end past the end of its input
+ * function, summed by their fdata locations: obj PE_UNKNOWN for
+ * "0 [unknown] a", else the input function's index + 1 and a its
+ * offset */
+#define PE_UNKNOWN	0u
+static struct ktab ptab;
+static uint64_t	 npastend;
+
 static struct {
 	uint64_t	in, branches, traces, samples;
 	uint64_t	ret, unknown, longrange, invalid, nobat, nopairs;
@@ -89,6 +97,22 @@ okey_eq(const void *e, const void *key)
 	return x->a[0] == k->a[0] && x->a[1] == k->a[1] &&
 	    x->obj[0] == k->obj[0] && x->obj[1] == k->obj[1] &&
 	    x->type == k->type && x->ev == k->ev;
+}
+
+static void
+emit_past(const struct okey *k, uint64_t count, uint64_t mis)
+{
+	struct oent *e;
+	int added;
+
+	if (ptab.recsz == 0)
+		ktab_init(&ptab, sizeof(struct oent), 1 << 6, oent_hash);
+	if ((e = ktab_get(&ptab, k, okhash(k), okey_eq, &added)) == NULL)
+		errx(1, "more than 2^32 distinct entries");
+	if (added)
+		e->k = *k;
+	e->count += count;
+	e->mis += mis;
 }
 
 static void
@@ -574,20 +598,25 @@ func_at(const struct ctx *c, uint64_t a)
  * call site. */
 static int
 branch_end(struct ctx *c, const struct pa_loc *l, long fi, uint64_t a,
-    int isfrom, struct pa_loc *out)
+    int isfrom, struct pa_loc *out, uint32_t *pf, uint64_t *poff)
 {
 	const struct fn *x;
 	uint64_t off;
 
 	*out = *l;
+	*pf = PE_UNKNOWN;
+	*poff = l->addr;
 	if (fi < 0)
 		return 0;
 	x = &c->fn[fi];
 	if (x->in == NULL) {
 		*out = (struct pa_loc){ 0, OBJ_ZERO };
+		*poff = 0;
 		return 2;
 	}
 	off = bat_translate_frag(x->frag, a - c->fstart[fi], isfrom);
+	*pf = (uint32_t)(x->in - c->in.bb->ft.f) + 1;
+	*poff = off;
 	if (off >= x->in->maxsize)
 		return -2;
 	out->addr = x->in->addr + off - c->in.bb->base;
@@ -601,6 +630,8 @@ do_branch(struct ctx *c, const struct pa_loc *from, const struct pa_loc *to,
 {
 	struct pa_loc f, t;
 	struct okey k;
+	uint32_t pf[2];
+	uint64_t po[2];
 	int kf, kt, sf = reads_self(c, from), st_ = reads_self(c, to);
 	uint64_t af = from->addr + c->bo.bb->base,
 	    at = to->addr + c->bo.bb->base;
@@ -615,10 +646,23 @@ do_branch(struct ctx *c, const struct pa_loc *from, const struct pa_loc *to,
 		}
 		st.yamlrets++;
 	}
-	kf = branch_end(c, from, ff, af, 1, &f);
-	kt = branch_end(c, to, ft, at, 0, &t);
+	kf = branch_end(c, from, ff, af, 1, &f, &pf[0], &po[0]);
+	kt = branch_end(c, to, ft, at, 0, &t, &pf[1], &po[1]);
 	if (kf == -2 || kt == -2) {
+		/* --past-end: as perf2bolt writes it, an end outside every
+		 * function 0 in the current form */
 		st.beyond++;
+		if (pefile == NULL)
+			return;
+		memset(&k, 0, sizeof(k));
+		k.type = PA_B;
+		for (int i = 0; i < 2; i++) {
+			if (pf[i] == PE_UNKNOWN && c->current)
+				po[i] = 0;
+			k.a[i] = po[i];
+			k.obj[i] = pf[i];
+		}
+		emit_past(&k, count, mis);
 		return;
 	}
 	/* an end in a function the input lacks: kept when the other end is
@@ -711,7 +755,20 @@ do_trace(struct ctx *c, const struct pa_loc *start, const struct pa_loc *end,
 		to = bat_translate_frag(fr, fr->ent[c->pairs[2 * i + 1]].out,
 		    0);
 		if (from >= in->maxsize || to >= in->maxsize) {
+			/* --past-end: a fall-through of the function, as
+			 * perf2bolt writes it (doIntraBranch) */
 			st.beyond++;
+			if (pefile != NULL) {
+				struct okey pk;
+
+				memset(&pk, 0, sizeof(pk));
+				pk.type = PA_B;
+				pk.obj[0] = pk.obj[1] =
+				    (uint32_t)(in - c->in.bb->ft.f) + 1;
+				pk.a[0] = from;
+				pk.a[1] = to;
+				emit_past(&pk, count, 0);
+			}
 			continue;
 		}
 		/* blocks that follow each other in the input too: a
@@ -831,6 +888,48 @@ write_out(FILE *fp, struct ctx *c)
 		pa_put_entry(&w, &e, &c->r);
 	}
 	wb_free(&w);
+}
+
+/* --past-end: the branches write_out cannot name, as fdata lines of
+ * fdatawrite --bolted (boltedcollection names: "name/file/N" for a
+ * local function), sorted */
+static void
+write_past(struct ctx *c)
+{
+	struct output o;
+	struct wbuf w;
+	struct oent *tab;
+	size_t i, n;
+	int j;
+
+	out_open(&o, pefile);
+	wb_init(&w, o.fp, 1 << 12);
+	ktab_drop_index(&ptab);
+	tab = ptab.v;
+	n = ptab.n;
+	if (n > 0)
+		osort(tab, n);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < 2; j++) {
+			if (tab[i].k.obj[j] == PE_UNKNOWN)
+				wb_puts(&w, "0 [unknown] ");
+			else {
+				wb_puts(&w, "1 ");
+				functab_put_name(&w, c->in.bb->ft.f[
+				    tab[i].k.obj[j] - 1].filename);
+				wb_putc(&w, ' ');
+			}
+			wb_hex(&w, tab[i].k.a[j]);
+			wb_putc(&w, ' ');
+		}
+		wb_dec(&w, tab[i].mis);
+		wb_putc(&w, ' ');
+		wb_dec(&w, tab[i].count);
+		wb_putc(&w, '\n');
+	}
+	wb_free(&w);
+	out_commit(&o);
+	npastend = n;
 }
 
 /* one entry, in the form of the stream */
@@ -953,6 +1052,10 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 		entry(&c, &c.held[i]);
 	free(c.held);
 	c.held = NULL;
+	/* the past-end file complete before the first byte of the stream:
+	 * a reader that takes it at the stream's end has all of it */
+	if (pefile != NULL)
+		write_past(&c);
 	write_out(fp, &c);
 	if (vflag)
 		fprintf(stderr, "%s: %llu entries: %llu branches (%llu from "
@@ -979,6 +1082,9 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 		    (unsigned long long)st.stubends, inpath,
 		    (unsigned long long)st.nomatch, inpath,
 		    (unsigned long long)st.beyond, (unsigned long long)nwritten);
+	if (vflag && pefile != NULL)
+		fprintf(stderr, "%s: --past-end: %llu lines written to %s\n",
+		    progname, (unsigned long long)npastend, pefile);
 	if (vflag && yflag)
 		fprintf(stderr, "%s: --yaml: %llu branches from returns kept, "
 		    "in functions perf2bolt finds no instruction in\n",
@@ -1014,6 +1120,7 @@ translate_free(void)
 	free(c->blkidx);
 	free(c->pairs);
 	ktab_free(&otab);
+	ktab_free(&ptab);
 	boltbin_close(curin);
 	cur = NULL;
 }

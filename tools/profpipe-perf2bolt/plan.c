@@ -205,7 +205,22 @@ writer(struct pipeline *pl, const struct bin *b, int src, const char *file,
 		w = stage_new(pl, "fdatawrite");
 		if (b->bat)
 			stage_arg(pl, w, "--bolted");
-		else if (memport >= 0) {
+		if (b->bat && b->aarch64 && src >= 0) {
+			/* the branches batmap translates past the end of an
+			 * input function, which the stream cannot name, beside
+			 * it (batmap --past-end); AArch64 only, where x86-64's
+			 * output stays as it was */
+			char *pn;
+			int port;
+
+			if (asprintf(&pn, "%s.pastend", path != NULL &&
+			    strcmp(path, "-") != 0 ? path : "profpipe") == -1)
+				err(1, NULL);
+			stage_arg(pl, src, "--past-end");
+			port = stage_port(pl, src, pn);
+			stage_arg(pl, w, "--past-end");
+			stage_fdin(pl, w, port);
+		} else if (memport >= 0) {
 			stage_arg(pl, w, "-M");
 			stage_fdin(pl, w, memport);
 		}
