@@ -16,6 +16,10 @@
 #include "bat.h"
 #include "cfgint.h"
 
+/* cfgdis_get drops the file's pages after the graphs built touched
+ * about this much of it */
+#define CD_RELEASE_WINDOW	((uint64_t)4 << 20)
+
 /* ------------------------------------------------------------------ */
 
 const uint8_t *
@@ -742,6 +746,23 @@ gather(struct cfgdis *d)
 	/* the passes over every function's code are done: what stays in
 	 * memory of the file is what the graphs read from now on */
 	elfobj_release(d->eo);
+	elfobj_random(d->eo);
+	d->unreleased = 0;
+}
+
+/* size bytes of code were read (a graph built, a function's tables
+ * found): the file's pages read are of no more use once decoded, and
+ * what stays in memory of the file is a window of the code read last,
+ * not all the code of the functions a profile touches */
+void
+cd_code_read(struct cfgdis *d, uint64_t size)
+{
+	/* the pages it touched: a function of a few bytes maps a page */
+	d->unreleased += size + 4096;
+	if (d->unreleased >= CD_RELEASE_WINDOW) {
+		elfobj_release(d->eo);
+		d->unreleased = 0;
+	}
 }
 
 static void
@@ -789,8 +810,10 @@ cfgdis_get(struct cfgdis *d, size_t fi)
 	if (fi >= d->ft->n)
 		return NULL;
 	ensure(d, fi);
-	if (d->g[fi] == NULL)
+	if (d->g[fi] == NULL) {
 		d->g[fi] = cd_build(d, fi);
+		cd_code_read(d, d->ft->f[fi].size);
+	}
 	return d->g[fi];
 }
 

@@ -123,6 +123,9 @@ struct cfgdis {
 	 * address (BOLT's lite mode disassembles only those) */
 	struct cref	*ltabs;
 	size_t		 nltabs, capltabs;
+	uint64_t	 unreleased;	/* bytes of code the graphs built
+					 * since the last elfobj_release
+					 * read */
 	int		 splitpass;	/* split_tables is running */
 	int		 bat;		/* a BAT section: BOLT's BAT mode */
 	struct insn	*scratch;	/* scan_branches' decoding */
@@ -292,5 +295,6 @@ int	 cd_find_tables(struct fbuild *b);
 const struct bfunc * cd_func_past_end(const struct functab *ft, uint64_t a);
 void	 cd_lite_tables(struct cfgdis *d, const uint8_t *set);
 struct cfg * cd_build(struct cfgdis *d, size_t fi);
+void	 cd_code_read(struct cfgdis *d, uint64_t size);
 
 #endif

@@ -179,6 +179,7 @@ func_tables(struct cfgdis *d, size_t fi, uint32_t *n)
 			cd_find_tables(&b);	/* records them */
 		d->splitpass = sp;
 		d->jtknown[fi] = 1;
+		cd_code_read(d, b.f->size);
 		free(b.in);
 		free(b.tables);
 		free(b.ltab);

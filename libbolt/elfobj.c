@@ -284,21 +284,44 @@ file_mapping(uintptr_t a, uintptr_t e)
 	return ok;
 }
 
-void
-elfobj_release(struct elfobj *eo)
+/* the page-aligned image of the file, if libelf holds it as a read-only
+ * map of it (checked once) */
+static int
+mapped_image(struct elfobj *eo, uintptr_t *pa, uintptr_t *pe)
 {
 	size_t n;
 	char *p;
 	uintptr_t a, e;
 	long pg = sysconf(_SC_PAGESIZE);
 
-	if (eo->elf == NULL || pg <= 0 ||
+	if (eo->elf == NULL || pg <= 0 || eo->mapped < 0 ||
 	    (p = elf_rawfile(eo->elf, &n)) == NULL || n == 0)
-		return;
+		return 0;
 	a = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
 	e = ((uintptr_t)p + n) & ~((uintptr_t)pg - 1);
-	if (e > a && file_mapping(a, e))
+	if (eo->mapped == 0)
+		eo->mapped = e > a && file_mapping(a, e) ? 1 : -1;
+	*pa = a;
+	*pe = e;
+	return eo->mapped > 0;
+}
+
+void
+elfobj_release(struct elfobj *eo)
+{
+	uintptr_t a, e;
+
+	if (mapped_image(eo, &a, &e))
 		(void)madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
+void
+elfobj_random(struct elfobj *eo)
+{
+	uintptr_t a, e;
+
+	if (mapped_image(eo, &a, &e))
+		(void)madvise((void *)a, e - a, MADV_RANDOM);
 }
 
 void

@@ -37,6 +37,8 @@ struct elfobj {
 	size_t		 nsyms;
 	char		**files;	/* STT_FILE names */
 	size_t		 nfiles;
+	int		 mapped;	/* elfobj_release: 0 not known yet,
+					 * 1 a read-only file map, -1 not */
 };
 /* open and read headers, segments, build-id; -1 with a message in errbuf */
 int	 elfobj_open(struct elfobj *, const char *path, char *errbuf, size_t errlen);
@@ -54,6 +56,10 @@ uint64_t elfobj_base(const struct elfobj *);
  * the whole file, its peak memory is what is touched later.  Nothing if
  * libelf holds the file other than as a read-only map of it. */
 void	 elfobj_release(struct elfobj *);
+/* from now on the file is read here and there: a page touched is the
+ * one mapped (no fault-around, no read-ahead), so that the pages in
+ * memory are those read */
+void	 elfobj_random(struct elfobj *);
 void	 elfobj_close(struct elfobj *);
 
 #endif

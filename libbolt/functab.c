@@ -308,9 +308,9 @@ read_symbols(struct disc *d, struct elfobj *eo, Elf_Scn *symscn,
 		}
 		if (t == STT_SECTION && r.sec >= 0)
 			nm = ft->secs[r.sec].name;
-		r.name = ft_keep(ft, xstrdup(nm));
-		if (r.file != NULL)
-			r.file = ft_keep(ft, xstrdup(r.file));
+		/* the names stay libelf's (its string table lives until
+		 * elfobj_close, after the table is freed): no copy of each */
+		r.name = nm;
 		xgrow(&d->syms, &cap, d->nsyms + 1, sizeof(*d->syms));
 		d->syms[d->nsyms++] = r;
 	}

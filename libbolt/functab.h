@@ -119,7 +119,8 @@ struct functab {
 };
 
 /* read the function table of eo (whose symbols need not be loaded yet);
- * -1 with a message in err */
+ * -1 with a message in err.  eo stays open while the table is used: the
+ * symbols' names are in its string table */
 int	 functab_load(struct functab *, struct elfobj *eo, char *err,
 	    size_t errlen);
 /* the same; with FT_ALLOW_STRIPPED a binary without .symtab is no error
