@@ -4,15 +4,18 @@ B=$top/build/bin
 T=$top/build/testbin
 L=/usr/lib/llvm-19/bin
 # measure NAME CMD...: run CMD (a shell command line) $REPS times (default
-# 3) and record its median wall time and the largest max-RSS of the
-# processes it ran, in kB.  The same number of runs for the reference tool
-# and for profpipe; the median keeps one disturbed run of a shared machine
-# from deciding a ratio.
+# 3) and record its median wall time, the largest max-RSS of the
+# processes it ran, in kB, and the median of their user + system CPU
+# seconds (what a loaded machine does not stretch as it stretches the
+# wall time: cpu_NAME).  The same number of runs for the reference tool
+# and for profpipe; the median keeps one disturbed run of a shared
+# machine from deciding a ratio.
 REPS=${REPS:-3}
 measure() {
 	name=$1
 	shift
 	walls=
+	cpus=
 	rss=0
 	r=0
 	while [ "$r" -lt "$REPS" ]; do
@@ -21,17 +24,24 @@ measure() {
 		sh -c "$*"
 		e=$(date +%s.%N)
 		walls="$walls $(printf '%.3f' "$(echo "$e - $s" | bc)")"
-		x=$(cat "$work"/rss.* 2>/dev/null | sort -n | tail -1)
+		# each file's last line (time writes a line of its own
+		# before it when the command fails): RSS, user, system
+		x=$(for f in "$work"/rss.*; do [ -f "$f" ] && tail -n 1 "$f"; done |
+		    awk '$1 > m { m = $1 } END { print m + 0 }')
 		[ "${x:-0}" -gt "$rss" ] && rss=$x
+		cpus="$cpus $(for f in "$work"/rss.*; do [ -f "$f" ] && tail -n 1 "$f"; done |
+		    awk '{ c += $2 + $3 } END { printf "%.2f", c }')"
 		r=$((r + 1))
 	done
 	wall=$(echo $walls | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-	eval "wall_$name=$wall rss_$name=$rss"
-	printf '  %-34s %8.3f s %9d kB   (median of %d:%s)\n' "$name" "$wall" "$rss" "$REPS" "$walls"
+	cpu=$(echo $cpus | tr ' ' '\n' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	eval "wall_$name=$wall rss_$name=$rss cpu_$name=$cpu"
+	printf '  %-34s %8.3f s %9d kB %7.2f s CPU   (median of %d:%s)\n' "$name" "$wall" "$rss" "$cpu" "$REPS" "$walls"
 }
-# T_ wraps one process of a command line so that its max RSS is recorded
+# tm N wraps one process of a command line so that its max RSS and CPU
+# time are recorded
 tm() {
-	echo "/usr/bin/time -f %M -o $work/rss.$1"
+	echo "/usr/bin/time -f '%M %U %S' -o $work/rss.$1"
 }
 ratio() {	# ratio A B: A / B with two decimals
 	echo "scale=2; $1 / $2" | bc
