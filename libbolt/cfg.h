@@ -169,6 +169,17 @@ void	 cfgdis_need(struct cfgdis *, size_t i);
 void	 cfgdis_prepare(struct cfgdis *);
 /* the graph of function i of the table (never NULL for a valid i) */
 const struct cfg *cfgdis_get(struct cfgdis *, size_t i);
+/* ahead of the profile (a stage of a pipeline while it waits for its
+ * input), in relocation mode: cfgdis_prepare_ahead gathers the facts of
+ * all functions (what cfgdis_prepare does when none was asked for; the
+ * graphs of relocation mode do not depend on which were), then
+ * cfgdis_build_ahead builds function i's graph (NULL before).  The
+ * counts of cfgdis_stats stay those of the graphs got and of the
+ * functions asked for (cfgdis_need, cfgdis_get), as without them.
+ * Without relocations (BOLT's lite mode: the graphs follow the profile)
+ * nothing is gathered and no graph built ahead. */
+void	 cfgdis_prepare_ahead(struct cfgdis *);
+const struct cfg *cfgdis_build_ahead(struct cfgdis *, size_t i);
 /* the number BOLT gives the secondary entry point at offset off of
  * function i (getEntryIDForSymbol: 1, 2, ... in address order among its
  * secondary entries, with or without a graph), or 0 if there is none */

@@ -395,6 +395,10 @@ cfgdis_close(struct cfgdis *d)
 		free(d->xlab[i]);
 		free(d->jt[i]);
 	}
+	free(d->ahead);
+	free(d->isahead);
+	free(d->undec);
+	free(d->emdone);
 	free(d->xlab);
 	free(d->nxlab);
 	free(d->capxlab);
@@ -479,6 +483,8 @@ cfgdis_drop(struct cfgdis *d, size_t fi)
 		cfg_free(d->g[fi]);
 		free(d->g[fi]);
 		d->g[fi] = NULL;
+		if (d->isahead != NULL)
+			d->isahead[fi] = 0;
 	}
 }
 
@@ -608,6 +614,7 @@ scan_branches(struct cfgdis *d, const uint8_t *set, int all)
 	size_t fi, k, nin;
 	struct cd_hitmap m;
 	int reloc = ft->has_relocs;
+	uint64_t u0;
 
 	memset(&m, 0, sizeof(m));
 	if (reloc && !all && d->arch->may_refer != NULL)
@@ -622,8 +629,14 @@ scan_branches(struct cfgdis *d, const uint8_t *set, int all)
 		if (!set[fi] && (!reloc ||
 		    (!all && !d->arch->may_refer(d, f, &m))))
 			continue;
+		u0 = d->stats.undecodable;
 		d->arch->decode(d, fi, &d->scratch, &d->capscratch, &nin,
 		    set[fi]);
+		/* gathered ahead: counted when asked for (ahead_count) */
+		if (d->aheadgather && d->stats.undecodable != u0) {
+			d->stats.undecodable = u0;
+			d->undec[fi] = 1;
+		}
 		for (k = 0; k < nin; k++) {
 			const struct insn *in = &d->scratch[k];
 			uint64_t t = in->target;
@@ -791,12 +804,57 @@ cfgdis_prepare(struct cfgdis *d)
 	gather(d);
 }
 
+void
+cfgdis_prepare_ahead(struct cfgdis *d)
+{
+	if (d->scanned || !d->ft->has_relocs)
+		return;
+	d->undec = xcalloc(d->ft->n + 1, 1);
+	need_all(d);
+	d->aheadgather = 1;
+	gather(d);
+	d->aheadgather = 0;
+	/* the functions asked for are those asked from now on */
+	memset(d->need, 0, d->ft->n);
+	d->nneed = 0;
+}
+
+/* after cfgdis_prepare_ahead, function fi is asked for: the functions
+ * whose facts the gathers of cfgdis_prepare and ensure would have taken
+ * in by now count their decoder failures, as those gathers count them
+ * (the first: the functions asked for, or all if none was; then all,
+ * once a function outside them is asked for) */
+static void
+ahead_count(struct cfgdis *d, size_t fi)
+{
+	size_t i, n = d->ft->n;
+
+	if (d->emdone == NULL) {
+		d->emdone = xcalloc(n + 1, 1);
+		for (i = 0; i < n; i++)
+			if (d->nneed == 0 || d->need[i]) {
+				d->emdone[i] = 1;
+				d->stats.undecodable += d->undec[i];
+			}
+	}
+	if (!d->emdone[fi])
+		for (i = 0; i < n; i++)
+			if (!d->emdone[i]) {
+				d->emdone[i] = 1;
+				d->stats.undecodable += d->undec[i];
+			}
+}
+
 /* function fi's facts are gathered: a function nobody asked for before
  * cfgdis_prepare brings all the others along (the cost of the old way,
  * at most once) */
 static void
 ensure(struct cfgdis *d, size_t fi)
 {
+	if (d->undec != NULL) {
+		ahead_count(d, fi);
+		return;
+	}
 	cfgdis_prepare(d);
 	if (!d->done[fi]) {
 		need_all(d);
@@ -813,7 +871,43 @@ cfgdis_get(struct cfgdis *d, size_t fi)
 	if (d->g[fi] == NULL) {
 		d->g[fi] = cd_build(d, fi);
 		cd_code_read(d, d->ft->f[fi].size);
+	} else if (d->isahead != NULL && d->isahead[fi]) {
+		const struct cfgdis_stats *a = &d->ahead[fi];
+
+		d->isahead[fi] = 0;
+		d->stats.simple += a->simple;
+		d->stats.nonsimple += a->nonsimple;
+		d->stats.ignored += a->ignored;
+		d->stats.undecodable += a->undecodable;
+		d->stats.jtcut += a->jtcut;
 	}
+	return d->g[fi];
+}
+
+const struct cfg *
+cfgdis_build_ahead(struct cfgdis *d, size_t fi)
+{
+	struct cfgdis_stats st;
+
+	if (fi >= d->ft->n || d->undec == NULL)
+		return NULL;
+	if (d->g[fi] != NULL)
+		return d->g[fi];
+	if (d->ahead == NULL) {
+		d->ahead = xcalloc(d->ft->n + 1, sizeof(*d->ahead));
+		d->isahead = xcalloc(d->ft->n + 1, sizeof(*d->isahead));
+	}
+	/* the graph's counts kept apart: the stats say what was got */
+	st = d->stats;
+	d->g[fi] = cd_build(d, fi);
+	d->ahead[fi].simple = d->stats.simple - st.simple;
+	d->ahead[fi].nonsimple = d->stats.nonsimple - st.nonsimple;
+	d->ahead[fi].ignored = d->stats.ignored - st.ignored;
+	d->ahead[fi].undecodable = d->stats.undecodable - st.undecodable;
+	d->ahead[fi].jtcut = d->stats.jtcut - st.jtcut;
+	d->isahead[fi] = 1;
+	d->stats = st;
+	cd_code_read(d, d->ft->f[fi].size);
 	return d->g[fi];
 }
 

@@ -112,6 +112,16 @@ struct cfgdis {
 	size_t		*nxlab, *capxlab;
 	uint8_t		*padrel;	/* relocations in the padding */
 	uint8_t		*selfref;	/* code reference into itself */
+	/* graphs built ahead (cfgdis_build_ahead): their counts, added to
+	 * stats by their first cfgdis_get */
+	struct cfgdis_stats *ahead;
+	uint8_t		*isahead;
+	/* gathered ahead (cfgdis_prepare_ahead), for all: per function, a
+	 * decoder failure not counted yet (undec), and what the gathers of
+	 * the functions asked for would have taken in by now (emdone,
+	 * from the first cfgdis_get): the count is theirs */
+	uint8_t		*undec, *emdone;
+	int		 aheadgather;
 	int		 scanned;	/* gather has run */
 	/* the functions whose graphs the caller asked for (cfgdis_need),
 	 * and those whose facts from the rest of the binary (entries,

@@ -76,6 +76,17 @@ struct ywh {
 	uint64_t	 undecoded;	/* instructions LLVM could not decode */
 	/* the fragments of each function: frag[fragat[i] .. fragat[i+1]) */
 	uint32_t	*fragat, *frag;
+	/* hashes made ahead (ywh_ahead), per function until ywh_func
+	 * takes them; inahead: the graphs it reads are built ahead too */
+	struct ywh_ahead *ah;
+	int		 inahead;
+};
+
+struct ywh_ahead {
+	uint64_t	 fh;
+	uint64_t	*bh;		/* NULL: none made */
+	size_t		 nb;
+	uint64_t	 undecoded;	/* what it added to ywh.undecoded */
 };
 
 /* ------------------------------------------------------------------ */
@@ -516,6 +527,10 @@ ywh_close(struct ywh *h)
 	free(h->order);
 	free(h->cnt);
 	free(h->ph);
+	if (h->ah != NULL)
+		for (size_t i = 0; i < h->bin->ft.n; i++)
+			free(h->ah[i].bh);
+	free(h->ah);
 	free(h->late);
 	free(h->fragat);
 	free(h->frag);
@@ -531,7 +546,8 @@ ywh_undecoded(const struct ywh *h)
 static void
 add_tables(struct ywh *h, size_t fi)
 {
-	const struct cfg *g = cfgdis_get(h->cd, fi);
+	const struct cfg *g = h->inahead ? cfgdis_build_ahead(h->cd, fi) :
+	    cfgdis_get(h->cd, fi);
 
 	xgrow(&h->jt, &h->capjt, h->njt + g->njts + 1, sizeof(*h->jt));
 	if (g->njts)
@@ -872,12 +888,13 @@ frag_index(struct ywh *h)
 			    (uint32_t)i;
 }
 
+static uint64_t hash_func(struct ywh *, size_t, const struct cfg *,
+	    uint64_t *);
+
 uint64_t
 ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 {
-	const struct functab *ft = &h->bin->ft;
-	const struct bfunc *f = &ft->f[fi];
-	size_t a, b, k, n;
+	struct ywh_ahead *a;
 	uint64_t fh;
 
 	if (g == NULL || g->nblocks == 0)
@@ -886,6 +903,50 @@ ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 		memset(out, 0, g->nblocks * sizeof(*out));
 		return 0;
 	}
+	/* made ahead: taken once, as if made now */
+	if (h->ah != NULL && (a = &h->ah[fi])->bh != NULL &&
+	    a->nb == g->nblocks) {
+		memcpy(out, a->bh, a->nb * sizeof(*out));
+		h->undecoded += a->undecoded;
+		fh = a->fh;
+		free(a->bh);
+		memset(a, 0, sizeof(*a));
+		return fh;
+	}
+	return hash_func(h, fi, g, out);
+}
+
+void
+ywh_ahead(struct ywh *h, size_t fi, const struct cfg *g)
+{
+	struct ywh_ahead *a;
+	uint64_t u0 = h->undecoded;
+
+	if (g == NULL || g->nblocks == 0 || (h->mc == NULL && h->ma == NULL) ||
+	    fi >= h->bin->ft.n)
+		return;
+	if (h->ah == NULL)
+		h->ah = xcalloc(h->bin->ft.n + 1, sizeof(*h->ah));
+	a = &h->ah[fi];
+	if (a->bh != NULL)
+		return;
+	a->bh = xcalloc(g->nblocks, sizeof(*a->bh));
+	a->nb = g->nblocks;
+	h->inahead = 1;
+	a->fh = hash_func(h, fi, g, a->bh);
+	h->inahead = 0;
+	a->undecoded = h->undecoded - u0;
+	h->undecoded = u0;
+}
+
+static uint64_t
+hash_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
+{
+	const struct functab *ft = &h->bin->ft;
+	const struct bfunc *f = &ft->f[fi];
+	size_t a, b, k, n;
+	uint64_t fh;
+
 	h->fi = fi;
 	h->f = f;
 	h->g = g;

@@ -198,6 +198,11 @@ struct ywh *ywh_open(struct boltbin *, struct cfgdis *, int stdhash,
 	    char *err, size_t errlen);
 uint64_t ywh_func(struct ywh *, size_t fi, const struct cfg *g,
 	    uint64_t *bhash);
+/* the same made ahead, before it is known that function fi is written
+ * (a stage of a pipeline while it waits for its input), graphs built by
+ * cfgdis_build_ahead: ywh_func then takes them, and only then do they
+ * count in ywh_undecoded */
+void	 ywh_ahead(struct ywh *, size_t fi, const struct cfg *g);
 /* instructions LLVM could not decode in the blocks hashed */
 uint64_t ywh_undecoded(const struct ywh *);
 void	 ywh_close(struct ywh *);
