@@ -35,6 +35,9 @@ for prog in demo app; do
 	eval "w1=\$wall_p2b_$prog w2=\$wall_pipe_$prog r1=\$rss_p2b_$prog r2=\$rss_pipe_$prog"
 	echo "  end to end: $(ratio "$w1" "$w2")x faster," \
 	    "$(ratio "$r1" "$r2")x less memory (target 10x, 5x; $(nproc) CPUs)"
+	# the same, the two in turn (perf2bolt, pipeline, perf2bolt, ...)
+	in_turn "$L/perf2bolt -p $prog.data --profile-format=yaml -o $prog.a.yaml $prog > p2b.log 2>&1" \
+	    "$B/perfdecode $prog.data | $B/preagg -b $prog | $B/yamlwrite -o $prog.b.yaml $prog"
 	echo " pre-aggregated to YAML:"
 	measure p2bpa_$prog "$(tm 1) $L/perf2bolt --pa -p $prog.legacy.pa --profile-format=yaml -o $prog.c.yaml $prog > pa.log 2>&1"
 	measure yw_$prog "$(tm 1) $B/yamlwrite -o $prog.d.yaml $prog $prog.pa"

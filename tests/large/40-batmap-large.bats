@@ -196,7 +196,7 @@ PY
 	llvm-readelf-19 -sW app.bolt > app.syms
 	llvm-readelf-19 -sW app > in.syms
 	yamlwrite --bat app.bolt app in.pa > ours.yaml
-	run python3 "$DATA/yamlwrite-bat/cmpyaml.py" --nobat-nohash ours.yaml a.yaml --nobat app.syms app.dump --input in.syms
+	run python3 "$DATA/yamlwrite-bat/cmpyaml.py" ours.yaml a.yaml --nobat app.syms app.dump --input in.syms
 	echo "$output" | tail -3
 	[ "$(echo "$output" | tail -1 | sed -n 's/.* differences=\([0-9]*\).*/\1/p')" -le "$(grep -c . missing)" ]
 }
@@ -267,15 +267,15 @@ PY
 		for f in a f t; do
 			"$LLVM_BIN/llvm-bolt" $in -data $f.fdata -w $f.yaml -o /dev/null > $f.log 2>&1
 		done
-		python3 "$DATA/yamlwrite/yamlcmp.py" --no-hashes --sum-calls a.yaml f.yaml
-		python3 "$DATA/yamlwrite/yamlcmp.py" --no-hashes --no-calls a.yaml t.yaml
+		python3 "$DATA/yamlwrite/yamlcmp.py" --sum-calls a.yaml f.yaml
+		python3 "$DATA/yamlwrite/yamlcmp.py" --no-calls a.yaml t.yaml
 		# yamlwrite --bat: perf2bolt's BAT YAML, but for the functions it
 		# writes for that code, which the input lacks
 		batmap --dump $p > p.dump
 		llvm-readelf-19 -sW $p > p.syms
 		llvm-readelf-19 -sW $in > in.syms
 		yamlwrite --bat $p $in in.pa > y.yaml
-		run python3 "$DATA/yamlwrite-bat/cmpyaml.py" --nobat-nohash y.yaml ref.yaml --nobat p.syms p.dump --input in.syms
+		run python3 "$DATA/yamlwrite-bat/cmpyaml.py" y.yaml ref.yaml --nobat p.syms p.dump --input in.syms
 		echo "$output"
 		[ "$status" -eq 0 ]
 		# llvm-bolt-19 on the input reads the same profile from
@@ -284,6 +284,6 @@ PY
 		for f in ref y; do
 			"$LLVM_BIN/llvm-bolt" $in -data $f.yaml -w $f.in.yaml -o /dev/null > $f.in.log 2>&1
 		done
-		python3 "$DATA/yamlwrite/yamlcmp.py" --no-hashes --sum-calls ref.in.yaml y.in.yaml
+		python3 "$DATA/yamlwrite/yamlcmp.py" --sum-calls ref.in.yaml y.in.yaml
 	done
 }

@@ -48,10 +48,8 @@ def load(p):
 def key(x):
     return tuple(sorted((str(k), repr(v)) for k, v in x.items()))
 
-def norm_block(b, nohash=False):
+def norm_block(b):
     b = dict(b)
-    if nohash:
-        b.pop('hash', None)
     b['succ'] = sorted((key(s) for s in b.get('succ') or []))
     calls, unk = [], {}
     for c in b.get('calls') or []:
@@ -102,11 +100,6 @@ def symkey(n):
 
 def main():
     args = sys.argv[1:]
-    # --nobat-nohash: the hashes of the functions without tables left
-    # out (not yet compared on the large programs)
-    nohash = '--nobat-nohash' in args
-    if nohash:
-        args.remove('--nobat-nohash')
     nobat = set()
     nmf = dumpf = listf = None
     if '--nobatcfg-list' in args:
@@ -178,13 +171,12 @@ def main():
                 cfgnames.append(n)
         else:
             nf += 1
-        for k in ('fid', 'exec', 'nblocks') + (() if g and nohash else
-                                              ('hash',)):
+        for k in ('fid', 'exec', 'nblocks', 'hash'):
             if a.get(k) != b.get(k):
                 diff('%s %s' % (n, k), a.get(k), b.get(k))
-        ab = {x['bid']: norm_block(x, g and nohash)
+        ab = {x['bid']: norm_block(x)
               for x in a.get('blocks') or []}
-        bb = {x['bid']: norm_block(x, g and nohash)
+        bb = {x['bid']: norm_block(x)
               for x in b.get('blocks') or []}
         if [x['bid'] for x in a.get('blocks') or []] != \
            [x['bid'] for x in b.get('blocks') or []]:
