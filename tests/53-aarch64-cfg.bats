@@ -334,7 +334,7 @@ bat() {
 	mkperfdata -a aarch64 -o $b.bw.data $b.bw.events
 }
 
-@test "aarch64 BAT: BOLTed with --enable-bat and splitting, profiled, batmap --past-end | fdatawrite --bolted --past-end (both forms): perf2bolt-19's fdata on the BOLTed binary; llvm-bolt-19 reads it as perf2bolt's" {
+@test "aarch64 BAT: BOLTed with --enable-bat and splitting, profiled, batmap --past-end | fdatawrite --bolted --past-end (both forms): perf2bolt-19's fdata on the BOLTed binary; llvm-bolt-19 reads it as perf2bolt's; f*: yamlwrite --bat --past-end and the driver's -w: perf2bolt-19 -w's YAML" {
 	local b n
 	# f1, f2, f3: a callee 256 MB away; BOLT puts a long-jump stub
 	# (adrp x16; add x16; br x16) at the end of a function whose call
@@ -381,6 +381,52 @@ bat() {
 		    r1.log r2.log ;; esac
 		same_file r1.log r2.log
 		grep -q 'have non-empty execution profile' r2.log
+		case $b in f*) ;; *) continue ;; esac
+		# f*: the YAML of perf2bolt-19 -w through BAT.  writeBATYAML
+		# puts a branch end past the end of an input function in the
+		# function's last block (getBlock: the last block at or below
+		# the offset): batmap --yaml --past-end | yamlwrite --bat
+		# --past-end write it; without the lines the edges and calls
+		# are missing.  farsec/1 as in the fdata: a function the input
+		# lacks, calls to it calls to fid 0 (cmpyaml.py --input-funcs)
+		"$P2B" -p $b.bw.data -o $b.wref -w $b.yref $b.bat > $b.w.log 2>&1
+		batmap --yaml --past-end $b.pe3 $b.bat "$D/$b" $b.bw.pa > $b.ypa
+		yamlwrite -v --bat $b.bat --past-end $b.pe3 -o $b.yaml "$D/$b" $b.ypa 2> $b.yv
+		yamlwrite --bat $b.bat -o $b.nope.yaml "$D/$b" $b.ypa
+		llvm-readelf-19 -sW $b.bat > $b.syms
+		run python3 "$DATA/yamlwrite-bat/cmpyaml.py" $b.yaml $b.yref --nobat $b.syms $b.dump --input-funcs $b.fns
+		echo "$b YAML: $(wc -l < $b.pe3) lines past the end: $(echo "$output" | tail -1)" >&2
+		[ "$status" -eq 0 ]
+		[[ "$output" == *" stubs=1 differences=0" ]]
+		grep -q '^yamlwrite: --past-end: [1-9][0-9]* lines read' $b.yv
+		run python3 "$DATA/yamlwrite-bat/cmpyaml.py" $b.nope.yaml $b.yref --nobat $b.syms $b.dump --input-funcs $b.fns
+		[ "$status" -eq 1 ]
+		# the driver: -o and -w share batmap's one --past-end file
+		profpipe-perf2bolt --bat-input="$D/$b" -p $b.bw.data -o $b.dw -w $b.dy $b.bat
+		python3 "$DATA/yamlwrite-bat/cmpyaml.py" $b.dy $b.yref --nobat $b.syms $b.dump --input-funcs $b.fns
+		awk 'FNR == NR { have[$1] = 1; next }
+		    { for (k = 1; k <= 4; k += 3) { n = $(k + 1); sub(/\/.*/, "", n)
+			if ($k == 1 && !(n in have)) { $k = 0; $(k + 1) = "[unknown]"; $(k + 2) = 0 } }
+		      print }' $b.fns $b.wref | sort > a.s
+		sort $b.dw > b.s
+		same_file a.s b.s
+		profpipe-perf2bolt --bat-input="$D/$b" -p $b.bw.data --profile-format=yaml -o $b.dy2 $b.bat
+		same_file $b.dy $b.dy2
+		[ $b = f1 ] || continue
+		# a damaged --past-end file: a clear message, no output
+		for l in '1 main 10 1 main:not an fdata branch line' \
+		    '1 nosuch 10 1 main 4 0 1:no function nosuch in the input binary' \
+		    '1 main 10000000000000000 1 main 4 0 1:offset out of range' \
+		    '1 main 10 1 main 4 0 99999999999999999999999:count out of range' \
+		    '0 [unknown] 0 1 main 4 0 1x:not an fdata branch line'; do
+			printf '%s\n' "${l%%:*}" > bad.pe
+			run yamlwrite --bat $b.bat --past-end bad.pe -o bad.yaml "$D/$b" $b.ypa
+			[ "$status" -eq 1 ]
+			[[ "$output" == "yamlwrite: bad.pe:1: ${l#*:}"* ]]
+			[ ! -e bad.yaml ]
+		done
+		run yamlwrite --past-end bad.pe "$D/$b" $b.ypa
+		[ "$status" -eq 2 ]
 	done
 }
 

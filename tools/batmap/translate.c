@@ -890,9 +890,10 @@ write_out(FILE *fp, struct ctx *c)
 	wb_free(&w);
 }
 
-/* --past-end: the branches write_out cannot name, as fdata lines of
- * fdatawrite --bolted (boltedcollection names: "name/file/N" for a
- * local function), sorted */
+/* --past-end: the branches write_out cannot name, as fdata lines, each
+ * function named as in the fdata of a BOLTed binary (fdatawrite
+ * --bolted): a global one by its name, a local one "name/file/N"; for
+ * fdatawrite --bolted and yamlwrite --bat, sorted */
 static void
 write_past(struct ctx *c)
 {

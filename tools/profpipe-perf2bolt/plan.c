@@ -177,6 +177,28 @@ translated(struct pipeline *pl, const struct bin *b, int src,
 	return t;
 }
 
+/* the branches batmap (stage src) translates past the end of an input
+ * function, which its stream cannot name, as fdata lines beside it
+ * (batmap --past-end): one port of src, read by each of its writers
+ * (fdatawrite and yamlwrite --past-end); AArch64 only, where x86-64's
+ * output stays as it was */
+static int
+pastend_port(struct pipeline *pl, int src, const char *path)
+{
+	char *pn;
+	size_t i;
+
+	for (i = 0; i < pl->n; i++)
+		if (pl->st[i].port_of == src && pl->st[i].pname != NULL &&
+		    strstr(pl->st[i].pname, ".pastend") != NULL)
+			return (int)i;
+	if (asprintf(&pn, "%s.pastend", path != NULL &&
+	    strcmp(path, "-") != 0 ? path : "profpipe") == -1)
+		err(1, NULL);
+	stage_arg(pl, src, "--past-end");
+	return stage_port(pl, src, pn);
+}
+
 /* a writer of one profile of binary b from the stream of stage src (or
  * the file), to path, in format f */
 static void
@@ -206,20 +228,8 @@ writer(struct pipeline *pl, const struct bin *b, int src, const char *file,
 		if (b->bat)
 			stage_arg(pl, w, "--bolted");
 		if (b->bat && b->aarch64 && src >= 0) {
-			/* the branches batmap translates past the end of an
-			 * input function, which the stream cannot name, beside
-			 * it (batmap --past-end); AArch64 only, where x86-64's
-			 * output stays as it was */
-			char *pn;
-			int port;
-
-			if (asprintf(&pn, "%s.pastend", path != NULL &&
-			    strcmp(path, "-") != 0 ? path : "profpipe") == -1)
-				err(1, NULL);
-			stage_arg(pl, src, "--past-end");
-			port = stage_port(pl, src, pn);
 			stage_arg(pl, w, "--past-end");
-			stage_fdin(pl, w, port);
+			stage_fdin(pl, w, pastend_port(pl, src, path));
 		} else if (memport >= 0) {
 			stage_arg(pl, w, "-M");
 			stage_fdin(pl, w, memport);
@@ -230,6 +240,10 @@ writer(struct pipeline *pl, const struct bin *b, int src, const char *file,
 		if (b->bat) {
 			stage_arg(pl, w, "--bat");
 			stage_arg(pl, w, b->path);
+		}
+		if (b->bat && b->aarch64 && src >= 0) {
+			stage_arg(pl, w, "--past-end");
+			stage_fdin(pl, w, pastend_port(pl, src, path));
 		}
 		stage_arg(pl, w, b->bat ? b->input : b->path);
 	}

@@ -33,6 +33,7 @@
  * with tables that holds it, written as the block's `events`, which is
  * what llvm-bolt's YAML reader takes from a sample profile.
  */
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <stdio.h>
@@ -107,7 +108,7 @@ struct bctx {
 	size_t		 capbh;
 	/* counts for -v */
 	uint64_t	 nent, nbranch, ntrace, nsample, nunknown, nnomap;
-	uint64_t	 nnoblock, nmismatch;
+	uint64_t	 nnoblock, nmismatch, npastend;
 };
 
 static uint64_t
@@ -179,13 +180,15 @@ resolve(struct bctx *c, const struct pa_loc *l, uint32_t *p, uint64_t *off)
 	return 1;
 }
 
+static void	 branch_ends(struct bctx *, int, uint32_t, uint64_t, int,
+		    uint32_t, uint64_t, uint64_t, uint64_t, uint64_t);
+
 /* DataAggregator::doBranch after translation: an edge inside one
  * function, else a call out of the source and an entry into the target */
 static void
 branch(struct bctx *c, const struct pa_loc *from, const struct pa_loc *to,
     uint64_t cnt, uint64_t mis)
 {
-	struct key k;
 	uint32_t pf = NONE, pt = NONE;
 	uint64_t of = 0, ot = 0;
 	int kf, kt;
@@ -193,6 +196,16 @@ branch(struct bctx *c, const struct pa_loc *from, const struct pa_loc *to,
 	c->nbranch++;
 	kf = resolve(c, from, &pf, &of);
 	kt = resolve(c, to, &pt, &ot);
+	branch_ends(c, kf, pf, of, kt, pt, ot, to->addr, cnt, mis);
+}
+
+/* a branch, its ends resolved (kf, kt: known) */
+static void
+branch_ends(struct bctx *c, int kf, uint32_t pf, uint64_t of, int kt,
+    uint32_t pt, uint64_t ot, uint64_t toaddr, uint64_t cnt, uint64_t mis)
+{
+	struct key k;
+
 	if (!kf && !kt) {
 		c->nunknown++;
 		return;
@@ -213,7 +226,7 @@ branch(struct bctx *c, const struct pa_loc *from, const struct pa_loc *to,
 		k.q = kt ? pt : NONE;
 		k.from = of;
 		/* an unknown target keeps its address (its own call) */
-		k.to = kt ? ot : to->addr;
+		k.to = kt ? ot : toaddr;
 		add(c, &k, cnt, mis);
 	}
 	if (kt) {
@@ -301,6 +314,134 @@ add_event(struct bctx *c, const char *name)
 	if (colon)
 		c->events[have++] = ':';
 	c->events[have] = '\0';
+}
+
+/* --past-end: batmap's fdata lines of the branches whose end lies past
+ * the end of its input function (BOLT-added blocks without BAT entries:
+ * long-jump stubs, jumps to cold blocks after returns), which the stream
+ * cannot name.  perf2bolt-19 keeps them as they are; writeBATYAML's
+ * getBlock (the last block starting at or below an offset) then puts an
+ * end past the last block's start in the function's last block: an edge
+ * to it, or a call from it; an entry there matches no block and is
+ * dropped.  Read once the stream has ended (batmap writes the file
+ * before its stream). */
+
+/* the input's functions by the name batmap writes (filename), for
+ * bsearch */
+static const struct bfunc *pe_ft;
+
+static int
+pe_cmp(const void *a, const void *b)
+{
+	return strcmp(pe_ft[*(const uint32_t *)a].filename,
+	    pe_ft[*(const uint32_t *)b].filename);
+}
+
+static int
+pe_find(const void *key, const void *b)
+{
+	return strcmp(key, pe_ft[*(const uint32_t *)b].filename);
+}
+
+/* one location of an fdata line ("0 [unknown] hex" or "1 name hex", the
+ * name escaped as functab_put_name writes it) at *ps, into (known, BOLTed
+ * function, offset) as resolve() gives them; name: scratch of the line's
+ * length */
+static void
+pe_loc(struct bctx *c, const struct lineio *lr, const uint32_t *idx,
+    char **ps, char *name, int *known, uint32_t *p, uint64_t *off)
+{
+	const uint32_t *hit = NULL;
+	char *s = *ps, *d = name;
+	int n;
+
+	*known = 0;
+	if (strncmp(s, "0 [unknown] ", 12) == 0)
+		s += 12;
+	else if (s[0] == '1' && s[1] == ' ' && s[2] != ' ' && s[2] != '\0') {
+		for (s += 2; *s != ' '; s++) {
+			if (*s == '\0' || (unsigned char)*s < 0x21)
+				lr_errx(lr, "not an fdata branch line (batmap "
+				    "--past-end)");
+			if (*s == '\\' && (s[1] == ' ' || s[1] == '\\'))
+				s++;
+			*d++ = *s;
+		}
+		*d = '\0';
+		s++;
+		hit = bsearch(name, idx, c->inb.ft.n, sizeof(*idx), pe_find);
+		if (hit == NULL)
+			lr_errx(lr, "no function %s in the input binary", name);
+		*known = 1;
+	} else
+		lr_errx(lr, "not an fdata branch line (batmap --past-end)");
+	*off = 0;
+	for (n = 0; isxdigit((unsigned char)*s); s++, n++) {
+		if (n == 16)
+			lr_errx(lr, "offset out of range");
+		*off = *off << 4 | (uint64_t)(isdigit((unsigned char)*s) ?
+		    *s - '0' : (tolower((unsigned char)*s) - 'a' + 10));
+	}
+	if (n == 0 || *s != ' ')
+		lr_errx(lr, "not an fdata branch line (batmap --past-end)");
+	*ps = s + 1;
+	if (*known) {
+		if ((*p = c->rev[*hit]) == NONE) {
+			c->nnomap++;
+			*known = 0;
+		}
+	}
+}
+
+static uint64_t
+pe_dec(const struct lineio *lr, char **ps, int last)
+{
+	char *s = *ps;
+	uint64_t v = 0;
+
+	if (!isdigit((unsigned char)*s))
+		lr_errx(lr, "not an fdata branch line (batmap --past-end)");
+	for (; isdigit((unsigned char)*s); s++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			lr_errx(lr, "count out of range");
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	if (*s != (last ? '\0' : ' '))
+		lr_errx(lr, "not an fdata branch line (batmap --past-end)");
+	*ps = s + !last;
+	return v;
+}
+
+static void
+read_pastend(struct bctx *c, const char *path)
+{
+	struct lineio lr;
+	uint32_t *idx, pf = NONE, pt = NONE;
+	uint64_t of, ot, mis, cnt;
+	char *s, *name = NULL;
+	size_t i, cap = 0;
+	int kf, kt;
+
+	idx = xcalloc(c->inb.ft.n + 1, sizeof(*idx));
+	for (i = 0; i < c->inb.ft.n; i++)
+		idx[i] = (uint32_t)i;
+	pe_ft = c->inb.ft.f;
+	qsort(idx, c->inb.ft.n, sizeof(*idx), pe_cmp);
+	if (lr_open(&lr, path) == -1)
+		prog_open_error(path);
+	while (lr_next(&lr)) {
+		s = lr.buf;
+		xgrow(&name, &cap, strlen(s) + 1, 1);
+		pe_loc(c, &lr, idx, &s, name, &kf, &pf, &of);
+		pe_loc(c, &lr, idx, &s, name, &kt, &pt, &ot);
+		mis = pe_dec(&lr, &s, 0);
+		cnt = pe_dec(&lr, &s, 1);
+		c->npastend++;
+		branch_ends(c, kf, pf, of, kt, pt, ot, ot, cnt, mis);
+	}
+	lr_close(&lr);
+	free(name);
+	free(idx);
 }
 
 static void
@@ -954,7 +1095,7 @@ build_rev(struct bctx *c)
 
 void
 yw_bat(const char *outpath, const char *bolted, const char *input, const char *prof,
-    int stdhash, int verbose)
+    const char *pastend, int stdhash, int verbose)
 {
 	struct bctx c;
 	struct pa_entry e;
@@ -985,6 +1126,8 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	}
 	while (pa_next(&c.r, &e))
 		entry(&c, &e);
+	if (pastend != NULL)
+		read_pastend(&c, pastend);
 	write_yaml(&c, outpath, bolted);
 	if (verbose)
 		fprintf(stderr, "%s: %llu entries: %llu branches, %llu "
@@ -1000,6 +1143,9 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 		    (unsigned long long)c.nnomap,
 		    (unsigned long long)c.nnoblock,
 		    (unsigned long long)c.nmismatch);
+	if (verbose && pastend != NULL)
+		fprintf(stderr, "%s: --past-end: %llu lines read from %s\n",
+		    progname, (unsigned long long)c.npastend, pastend);
 	pa_close(&c.r);
 	ktab_free(&c.recs);
 	big_free(c.byfunc, c.capbyfunc, sizeof(*c.byfunc));

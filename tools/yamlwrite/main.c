@@ -35,12 +35,15 @@
 #include "binlist.h"
 
 /* options (yamlwrite(1)); the long-only one above 255 */
-enum { O_LITERAL = 257, O_HASHFUNC };
+enum { O_LITERAL = 257, O_HASHFUNC, O_PASTEND };
 static const struct prog_opt opts[] = {
 	{ "bat", required_argument, 'b', "BOLTED",
 	    "the profile was collected on BOLTED, a binary llvm-bolt\n"
 	    "--enable-bat made of binary, and translated by batmap:\n"
 	    "write what perf2bolt-19 writes on BOLTED, hashes from BAT" },
+	{ "past-end", required_argument, O_PASTEND, "FILE",
+	    "with --bat: also the lines of FILE (batmap --past-end),\n"
+	    "branches the stream cannot name" },
 	{ "hash-func", required_argument, O_HASHFUNC, "F",
 	    "xxh3 (the default, as perf2bolt-19) or std-hash" },
 	{ "literal", no_argument, O_LITERAL, NULL,
@@ -59,8 +62,8 @@ static const struct prog_opt opts[] = {
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"[-qv] [--literal] [--hash-func=f] [-o out.yaml] [--bat bolted] "
-	"binary\n [preagg]\n"
+	"[-qv] [--literal] [--hash-func=f] [-o out.yaml]\n"
+	" [--bat bolted [--past-end file]] binary [preagg]\n"
 	"[-qv] [--literal] [--hash-func=f] -d dir binary|dir... "
 	"< preagg",
 	"Write the YAML profile perf2bolt-19 --profile-format=yaml writes for "
@@ -374,6 +377,7 @@ struct opts {
 	struct binlist	 bins;
 	const char	*in;
 	const char	*bat;		/* --bat: the BOLTed binary */
+	const char	*pastend;	/* --past-end */
 	int		 stdhash;	/* --hash-func=std-hash */
 	int		 verbose, quiet;
 	int		 literal;	/* --literal */
@@ -583,6 +587,9 @@ main(int argc, char **argv)
 		case O_LITERAL:
 			o.literal = 1;
 			break;
+		case O_PASTEND:
+			o.pastend = optarg;
+			break;
 		case O_HASHFUNC:
 			if (strcmp(optarg, "std-hash") == 0)
 				o.stdhash = 1;
@@ -609,6 +616,8 @@ main(int argc, char **argv)
 		prog_usage_error("expected a binary and at most one input");
 	if (o.dir != NULL && argc < 1)
 		prog_usage_error("expected binaries (or directories of them)");
+	if (o.pastend != NULL && o.bat == NULL)
+		prog_usage_error("--past-end needs --bat");
 	if (o.bat != NULL && o.literal)
 		prog_usage_error("--literal is for a profile of binary itself, "
 		    "not with --bat");
@@ -626,8 +635,8 @@ main(int argc, char **argv)
 	}
 	if (o.bat != NULL) {
 		/* bat.c: hashes and blocks from the BOLTed binary's tables */
-		yw_bat(o.outpath, o.bat, o.bins.path[0], o.in, o.stdhash,
-		    o.verbose);
+		yw_bat(o.outpath, o.bat, o.bins.path[0], o.in, o.pastend,
+		    o.stdhash, o.verbose);
 		binlist_free(&o.bins);
 		return 0;
 	}

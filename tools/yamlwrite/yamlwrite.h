@@ -208,9 +208,10 @@ uint64_t ywh_undecoded(const struct ywh *);
 void	 ywh_close(struct ywh *);
 
 /* bat.c: yamlwrite --bat BOLTED INPUT, the profile prof (NULL or "-":
- * stdin) that batmap translated, written to outpath (NULL: stdout);
- * dies with the message on failure (exit 1, no output file) */
+ * stdin) that batmap translated, with pastend (NULL: none) the fdata
+ * lines of batmap --past-end, written to outpath (NULL: stdout); dies
+ * with the message on failure (exit 1, no output file) */
 void	 yw_bat(const char *outpath, const char *bolted, const char *input,
-	    const char *prof, int stdhash, int verbose);
+	    const char *prof, const char *pastend, int stdhash, int verbose);
 
 #endif
