@@ -6,7 +6,7 @@
  * parses every option of it whatever its mode), as LLVM 19.1 prints them.
  * The driver honours some (main.c's table) and refuses the others by
  * name; this list lets the message say that perf2bolt has the option,
- * where an option of neither is unknown.  tests/70-perf2bolt.bats checks
+ * where an option of neither is unknown.  tests/75-perf2bolt.bats checks
  * every name the installed perf2bolt-19 prints against it.
  */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* A shared library of ours for profpipe-perf2bolt's tests
- * (tests/70-perf2bolt.bats): a program and its library profiled in one
+ * (tests/75-perf2bolt.bats): a program and its library profiled in one
  * pass, each as perf2bolt-19 profiles it alone. */
 int foo_step(int x);
 int foo_run(int n);

@@ -1,4 +1,4 @@
-/* The program of tests/70-perf2bolt.bats: its time is spent in its own
+/* The program of tests/75-perf2bolt.bats: its time is spent in its own
  * code and in libfoo.so's (foo.c), called through the PLT. */
 #include <stdio.h>
 #include <stdlib.h>
