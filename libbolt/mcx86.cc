@@ -302,6 +302,28 @@ hashOperand(mcx86 *m, std::string &s, const MCOperand &o)
 	}
 }
 
+void hashOperand(::mca64 *m, std::string &s, const MCOperand &o);
+
+// hashBlock's part of one instruction, the same on both targets: the
+// opcode's name (opc, which may differ from inst's: a short conditional
+// jump) into the hashes with and without operands (opcode 0, an
+// instruction BOLT drops, as a NUL), then the operands into the first
+template <class M>
+void
+hashInst(M *m, const MCInst &inst, unsigned opc)
+{
+	if (opc == 0) {
+		m->full.push_back(0);
+		m->bare.push_back(0);
+	} else {
+		StringRef name = m->printer->getOpcodeName(opc);
+		m->full.append(name.data(), name.size());
+		m->bare.append(name.data(), name.size());
+	}
+	for (const MCOperand &op : inst)
+		hashOperand(m, m->full, op);
+}
+
 unsigned
 opcodeByName(const MCInstrInfo &mii, const char *name)
 {
@@ -481,16 +503,7 @@ mcx86_insn(struct mcx86 *m, const uint8_t *p, size_t n, uint64_t addr,
 	bool cond = m->mia->isConditionalBranch(inst);
 	if (cond && (opc == o.JCC_2 || opc == o.JCC_4))
 		opc = o.JCC_1;
-	if (opc == 0) {
-		m->full.push_back(0);
-		m->bare.push_back(0);
-	} else {
-		StringRef name = m->printer->getOpcodeName(opc);
-		m->full.append(name.data(), name.size());
-		m->bare.append(name.data(), name.size());
-	}
-	for (const MCOperand &op : inst)
-		hashOperand(m, m->full, op);
+	hashInst(m, inst, opc);
 	// hashBlockLoose: no NOPs; "JMP" for any conditional branch; the
 	// mnemonic without white space
 	if (m->nop[inst.getOpcode()])
@@ -742,16 +755,7 @@ mca64_insn(struct mca64 *m, uint32_t word, uint64_t addr,
 	if (m->mia->isUnconditionalBranch(inst) && !tail)
 		return 1;
 	opc = inst.getOpcode();
-	if (opc == 0) {
-		m->full.push_back(0);
-		m->bare.push_back(0);
-	} else {
-		StringRef name = m->printer->getOpcodeName(opc);
-		m->full.append(name.data(), name.size());
-		m->bare.append(name.data(), name.size());
-	}
-	for (const MCOperand &op : inst)
-		hashOperand(m, m->full, op);
+	hashInst(m, inst, opc);
 	// hashBlockLoose: no NOPs (AArch64MCPlusBuilder::isNoop: hint #0);
 	// "JMP" for any conditional branch; the mnemonic without white
 	// space
