@@ -134,6 +134,12 @@ fdekcmp(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* (start, index) is a total order: the sort needs no stability */
+#define SORT_NAME	sort_fdek
+#define SORT_TYPE	struct fdek
+#define SORT_LESS(a, b)	(fdekcmp(a, b) < 0)
+#include "sort.h"
+
 /* a CIE's augmentation data (after 'z'): the encodings it names */
 static int
 parse_cie_aug(struct ehp *e, const char *aug, const uint8_t *q,
@@ -260,7 +266,7 @@ fdes_unique(struct functab *ft)
 	memcpy(t, ft->fdes, ft->nfdes * sizeof(*t));
 	for (i = 0; i < ft->nfdes; i++)
 		ks[i] = (struct fdek){ t[i].start, i };
-	qsort(ks, ft->nfdes, sizeof(*ks), fdekcmp);
+	sort_fdek(ks, ft->nfdes);
 	for (i = j = 0; i < ft->nfdes; i++) {
 		const struct fde *x = &t[ks[i].i];
 

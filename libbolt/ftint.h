@@ -40,7 +40,7 @@ struct rsym {
 /* a function while discovering: names in BOLT's order */
 struct dfunc {
 	uint64_t	addr, size, maxsize;
-	char		**names;
+	const char	**names;
 	size_t		nnames, capnames;
 	uint32_t	flags;
 	int		sec;
@@ -62,6 +62,13 @@ struct disc {
 	struct fsym	*ent;
 	size_t		 nent, capent;
 	uint32_t	 ncreated;	/* functions created so far */
+	/* while batch is set (the PLT, which lies before the code), the
+	 * functions created are kept apart in bf, sorted, and merged into
+	 * f by ft_df_merge: inserting each into f would move every
+	 * function after it */
+	struct dfunc	*bf;
+	size_t		 nbf, capbf;
+	int		 batch;
 };
 
 struct dynrel {
@@ -71,7 +78,9 @@ struct dynrel {
 };
 
 /* between the function table's files */
-char *	 ft_keep(struct functab *ft, char *s);
+char *	 ft_str(struct functab *ft, const char *s, size_t n);
+char *	 ft_cat(struct functab *ft, const char *a, const char *b,
+	    const char *c);
 char *	 ft_keepf(struct functab *ft, const char *fmt, ...) PRINTFLIKE(2, 3);
 char *	 ft_uniquify(struct disc *d, const char *name);
 void	 ft_parse_ehframe(struct functab *ft, const uint8_t *buf, size_t len,
@@ -81,11 +90,13 @@ int	 ft_rsymcmp(const void *a, const void *b);
 int	 ft_df_contains(const struct dfunc *f, uint64_t a);
 int	 ft_valid_in_scope(const struct functab *ft, const struct dfunc *f,
 	        const struct rsym *s);
-void	 ft_df_addname(struct dfunc *f, char *name);
+void	 ft_df_addname(struct dfunc *f, const char *name);
 struct dfunc * ft_df_at(struct disc *d, uint64_t a, size_t *pos);
 void	 ft_df_init(struct disc *d, struct dfunc *f, uint64_t addr, uint64_t size,
-	        char *name, int sec);
-struct dfunc * ft_df_create(struct disc *d, uint64_t addr, uint64_t size, char *name, int sec);
+	        const char *name, int sec);
+struct dfunc * ft_df_create(struct disc *d, uint64_t addr, uint64_t size,
+	        const char *name, int sec);
+void	 ft_df_merge(struct disc *d);
 void	 ft_add_entry(struct disc *d, uint64_t addr, const char *name);
 const char * ft_cold_suffix(const char *name);
 int	 ft_secidx_for(const struct functab *ft, uint64_t a);

@@ -150,7 +150,7 @@ ft_discover_plt(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 			{
 				struct dynrel key = { slot, 0, NULL, 0 }, *r;
 				const char *sym;
-				char *name;
+				const char *name;
 
 				if (slot == 0 || nrels == 0)
 					continue;
@@ -163,7 +163,7 @@ ft_discover_plt(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 				sym = r->sym;
 				if (sym == NULL)
 					continue;
-				name = ft_keepf(ft, "%s@PLT", sym);
+				name = ft_cat(ft, sym, "@PLT", NULL);
 				f = ft_df_at(d, sec->addr + eo, NULL);
 				if (f == NULL) {
 					f = ft_df_create(d, sec->addr + eo, 0, name,
@@ -174,7 +174,8 @@ ft_discover_plt(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 				} else
 					ft_df_addname(f, name);
 				/* setPLTSymbol: its GOT slot */
-				ft_reg(ft, ft_keepf(ft, "%s@GOT", sym), slot, 8);
+				ft_reg(ft, ft_cat(ft, sym, "@GOT", NULL), slot,
+				    8);
 			}
 		}
 		free(buf);
@@ -328,6 +329,8 @@ ft_read_dynrels(struct functab *ft, Elf *elf, size_t *nout)
 	struct dynrel *r = NULL;
 	size_t n = 0, cap = 0, k, cnt;
 
+	(void)ft;
+
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		Elf_Data *dd;
 		Elf_Scn *ls;
@@ -357,8 +360,7 @@ ft_read_dynrels(struct functab *ft, Elf *elf, size_t *nout)
 					nm = elf_strptr(elf, lsh.sh_link, sy.st_name);
 				if (nm != NULL && *nm == '\0')
 					nm = NULL;
-				if (nm != NULL)
-					nm = ft_keep(ft, xstrdup(nm));
+				/* (libelf's: it lives as long as the table) */
 			}
 			xgrow(&r, &cap, n + 1, sizeof(*r));
 			r[n++] = (struct dynrel){ ra.r_offset,

@@ -56,34 +56,51 @@ ft_valid_in_scope(const struct functab *ft, const struct dfunc *f,
 }
 
 void
-ft_df_addname(struct dfunc *f, char *name)
+ft_df_addname(struct dfunc *f, const char *name)
 {
 	xgrow(&f->names, &f->capnames, f->nnames + 1, sizeof(*f->names));
 	f->names[f->nnames++] = name;
 }
 
-/* the function at exactly a (functions are kept sorted) */
-struct dfunc *
-ft_df_at(struct disc *d, uint64_t a, size_t *pos)
+/* the first of the n functions of v at or after a */
+static size_t
+df_lower(const struct dfunc *v, size_t n, uint64_t a)
 {
-	size_t lo = 0, hi = d->nf, m;
+	size_t lo = 0, hi = n, m;
 
 	while (lo < hi) {
 		m = lo + (hi - lo) / 2;
-		if (d->f[m].addr < a)
+		if (v[m].addr < a)
 			lo = m + 1;
 		else
 			hi = m;
 	}
+	return lo;
+}
+
+/* the function at exactly a (functions are kept sorted); *pos, if
+ * asked for, is where in f one at a goes (not while batch is set) */
+struct dfunc *
+ft_df_at(struct disc *d, uint64_t a, size_t *pos)
+{
+	size_t lo = df_lower(d->f, d->nf, a);
+
 	if (pos)
 		*pos = lo;
-	return lo < d->nf && d->f[lo].addr == a ? &d->f[lo] : NULL;
+	if (lo < d->nf && d->f[lo].addr == a)
+		return &d->f[lo];
+	if (d->nbf > 0) {
+		lo = df_lower(d->bf, d->nbf, a);
+		if (lo < d->nbf && d->bf[lo].addr == a)
+			return &d->bf[lo];
+	}
+	return NULL;
 }
 
 /* a new function in *f, the next one created */
 void
 ft_df_init(struct disc *d, struct dfunc *f, uint64_t addr, uint64_t size,
-    char *name, int sec)
+    const char *name, int sec)
 {
 	memset(f, 0, sizeof(*f));
 	f->addr = addr;
@@ -94,19 +111,46 @@ ft_df_init(struct disc *d, struct dfunc *f, uint64_t addr, uint64_t size,
 	ft_df_addname(f, name);
 }
 
+/* a new function at addr, where none is (ft_df_at) */
 struct dfunc *
-ft_df_create(struct disc *d, uint64_t addr, uint64_t size, char *name, int sec)
+ft_df_create(struct disc *d, uint64_t addr, uint64_t size, const char *name,
+    int sec)
 {
-	size_t pos;
+	struct dfunc **v = d->batch ? &d->bf : &d->f;
+	size_t *n = d->batch ? &d->nbf : &d->nf;
+	size_t pos = df_lower(*v, *n, addr);
 	struct dfunc *f;
 
-	ft_df_at(d, addr, &pos);
-	xgrow(&d->f, &d->capf, d->nf + 1, sizeof(*d->f));
-	memmove(&d->f[pos + 1], &d->f[pos], (d->nf - pos) * sizeof(*d->f));
-	d->nf++;
-	f = &d->f[pos];
+	if (d->batch)
+		xgrow(&d->bf, &d->capbf, d->nbf + 1, sizeof(*d->bf));
+	else
+		xgrow(&d->f, &d->capf, d->nf + 1, sizeof(*d->f));
+	memmove(&(*v)[pos + 1], &(*v)[pos], (*n - pos) * sizeof(**v));
+	(*n)++;
+	f = &(*v)[pos];
 	ft_df_init(d, f, addr, size, name, sec);
 	return f;
+}
+
+/* the batch's functions into f, in address order */
+void
+ft_df_merge(struct disc *d)
+{
+	size_t i = d->nf, j = d->nbf, k = d->nf + d->nbf;
+
+	d->batch = 0;
+	if (d->nbf == 0)
+		return;
+	xgrow(&d->f, &d->capf, k, sizeof(*d->f));
+	while (j > 0)
+		if (i > 0 && d->f[i - 1].addr > d->bf[j - 1].addr)
+			d->f[--k] = d->f[--i];
+		else
+			d->f[--k] = d->bf[--j];
+	d->nf += d->nbf;
+	free(d->bf);
+	d->bf = NULL;
+	d->nbf = d->capbf = 0;
 }
 
 void
@@ -191,6 +235,24 @@ functab_marks_from(const struct functab *ft, uint64_t a)
 	return lo;
 }
 
+/* "name/file", the key of a local function's other name: the one kept
+ * the first time (uniquify's counters hold their keys where they are),
+ * else formed in *buf */
+static const char *
+alt_key(struct disc *d, char **buf, size_t *cap, const char *pn,
+    const char *file)
+{
+	size_t lp = strlen(pn), lf = strlen(file);
+
+	xgrow(buf, cap, lp + lf + 2, 1);
+	memcpy(*buf, pn, lp);
+	(*buf)[lp] = '/';
+	memcpy(*buf + lp + 1, file, lf + 1);
+	if (strtab_find(&d->cnames, *buf, lp + 1 + lf) >= 0)
+		return *buf;
+	return ft_str(d->ft, *buf, lp + 1 + lf);
+}
+
 /* the main loop of discoverFileObjects over the sorted symbols */
 void
 ft_discover_symbols(struct disc *d)
@@ -198,11 +260,12 @@ ft_discover_symbols(struct disc *d)
 	struct functab *ft = d->ft;
 	struct dfunc *prev = NULL;
 	unsigned anon = 0;
-	size_t i;
+	size_t i, altcap = 0;
+	char *altbuf = NULL;
 
 	for (i = 0; i < d->nsyms; i++) {
 		struct rsym *s = &d->syms[i];
-		char *uname, *altname = NULL;
+		const char *uname, *altname = NULL;
 		const struct fsec *sec;
 		struct dfunc *bf;
 		uint64_t size;
@@ -220,22 +283,21 @@ ft_discover_symbols(struct disc *d)
 		{
 			const char *n = s->name;
 
+			/* a global's name is libelf's, where it is */
 			if (*n == '\0')
 				uname = ft_keepf(ft, "ANONYMOUS.%u", anon++);
 			else if (s->bind != STB_LOCAL)
 				uname = strncmp(n, ".L", 2) == 0 ?
-				    ft_keepf(ft, "PG%s", n) : ft_keep(ft, xstrdup(n));
+				    ft_cat(ft, "PG", n, NULL) : n;
 			else {
 				const char *pn = strncmp(n, ".L", 2) == 0 ?
-				    ft_keepf(ft, "PG%s", n) : n;
+				    ft_cat(ft, "PG", n, NULL) : n;
 
 				uname = ft_uniquify(d, pn);
-				if (s->type == STT_FUNC && s->file != NULL) {
-					char *alt = ft_keepf(ft, "%s/%s", pn,
-					    s->file);
-
-					altname = ft_uniquify(d, alt);
-				}
+				if (s->type == STT_FUNC && s->file != NULL)
+					altname = ft_uniquify(d,
+					    alt_key(d, &altbuf, &altcap, pn,
+					    s->file));
 			}
 		}
 		if (s->sec < 0) {		/* absolute */
@@ -321,4 +383,5 @@ ft_discover_symbols(struct disc *d)
 		ft_reg2(ft, uname, altname, s->addr, size);
 		prev = bf;
 	}
+	free(altbuf);
 }

@@ -19,41 +19,107 @@
 #include "ftint.h"
 #include "a64dec.h"
 
-char *
-ft_keep(struct functab *ft, char *s)
+/*
+ * The names the table makes (name/N, name@PLT, ...) live in an arena of
+ * chunks freed together: a malloc and a free for each of a hundred
+ * thousand names, and their headers, cost more than the names.
+ */
+#define FT_CHUNK	((size_t)64 << 10)
+
+/* n bytes of the arena */
+static char *
+ft_alloc(struct functab *ft, size_t n)
 {
-	xgrow(&ft->strs, &ft->strscap, ft->nstrs + 1, sizeof(*ft->strs));
-	ft->strs[ft->nstrs++] = s;
-	return s;
+	char *p;
+
+	if (n > ft->aleft) {
+		size_t sz = n > FT_CHUNK / 4 ? n : FT_CHUNK;
+
+		p = xmalloc(sz);
+		xgrow(&ft->strs, &ft->strscap, ft->nstrs + 1,
+		    sizeof(*ft->strs));
+		ft->strs[ft->nstrs++] = p;
+		if (sz == n)
+			return p;	/* a chunk of its own */
+		ft->anext = p;
+		ft->aleft = sz;
+	}
+	p = ft->anext;
+	ft->anext += n;
+	ft->aleft -= n;
+	return p;
 }
+
+/* a copy of s[0, n) in the arena */
+char *
+ft_str(struct functab *ft, const char *s, size_t n)
+{
+	char *p = ft_alloc(ft, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+/* a, b and c one after the other, in the arena (c may be NULL) */
+char *
+ft_cat(struct functab *ft, const char *a, const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = c ? strlen(c) : 0;
+	char *p = ft_alloc(ft, la + lb + lc + 1);
+
+	memcpy(p, a, la);
+	memcpy(p + la, b, lb);
+	if (lc > 0)
+		memcpy(p + la + lb, c, lc);
+	p[la + lb + lc] = '\0';
+	return p;
+}
+
 char *
 ft_keepf(struct functab *ft, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
+	char buf[256], *s;
+	int n;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) == -1) {
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		exit(1);
 	}
+	if ((size_t)n < sizeof(buf))
+		return ft_str(ft, buf, (size_t)n);
+	s = ft_alloc(ft, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	return ft_keep(ft, s);
+	return s;
 }
 
-/* NameResolver::uniquify: name/N, N counting per name from 1 */
+/* NameResolver::uniquify: name/N, N counting per name from 1.  The
+ * counters are keyed by the names where they are (libelf's or the
+ * arena's: both outlive the discovery) */
 char *
 ft_uniquify(struct disc *d, const char *name)
 {
-	uint32_t k = strtab_intern(&d->cnames, name, strlen(name));
+	uint32_t k = strtab_intern_ref(&d->cnames, name, strlen(name));
+	char num[24], *e = num + sizeof(num);
+	uint64_t v;
 
 	xgrow(&d->ccount, &d->ccap, (size_t)k + 1, sizeof(*d->ccount));
 	if (k >= d->cn) {
 		d->ccount[k] = 0;
 		d->cn = (size_t)k + 1;
 	}
-	return ft_keepf(d->ft, "%s/%llu", name,
-	    (unsigned long long)++d->ccount[k]);
+	v = ++d->ccount[k];
+	*--e = '\0';
+	do
+		*--e = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	return ft_cat(d->ft, name, "/", e);
 }
 
 /* ------------------------------------------------------------------ */
@@ -149,7 +215,10 @@ static void
 name_insert(struct functab *ft, const char *name, uint32_t idx)
 {
 	uint32_t n = ft->names.n;
-	uint32_t k = strtab_intern(&ft->names, name, strlen(name));
+	uint32_t k;
+
+	ft->names.byref = 1;	/* the names where they are: no copy */
+	k = strtab_intern_ref(&ft->names, name, strlen(name));
 
 	if (k < n)
 		return;
@@ -209,7 +278,7 @@ read_sections(struct functab *ft, struct elfobj *eo, size_t shstrndx,
 		xgrow(&ft->secs, &capsecs, ft->nsecs + 1, sizeof(*ft->secs));
 		ft->secs[ft->nsecs++] = (struct fsec){ sh.sh_addr, sh.sh_size,
 		    sh.sh_offset, sh.sh_flags, sh.sh_type,
-		    ft_keep(ft, xstrdup(n)) };
+		    ft_str(ft, n, strlen(n)) };
 		secmap[elf_ndxscn(scn)] = (int)ft->nsecs - 1;
 		if (strcmp(n, ".eh_frame") == 0 && sh.sh_type == SHT_PROGBITS) {
 			Elf_Data *dd = elf_getdata(scn, NULL);
@@ -245,6 +314,12 @@ sort_sections(struct functab *ft, int *secmap, size_t nscn)
 	free(to);
 	free(o);
 }
+
+/* (address, rank, symbol index) is a total order: no stability needed */
+#define SORT_NAME	sort_rsyms
+#define SORT_TYPE	struct rsym
+#define SORT_LESS(a, b)	(ft_rsymcmp(a, b) < 0)
+#include "sort.h"
 
 /* the symbols of symscn in allocatable sections, with their FILE, into
  * d->syms sorted as BOLT sorts them */
@@ -315,7 +390,7 @@ read_symbols(struct disc *d, struct elfobj *eo, Elf_Scn *symscn,
 		d->syms[d->nsyms++] = r;
 	}
 	if (d->nsyms > 1)
-		qsort(d->syms, d->nsyms, sizeof(*d->syms), ft_rsymcmp);
+		sort_rsyms(d->syms, d->nsyms);
 	return 0;
 }
 
@@ -392,6 +467,7 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 	memset(ft, 0, sizeof(*ft));
 	memset(&d, 0, sizeof(d));
 	d.ft = ft;
+	d.cnames.byref = 1;
 	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0 ||
 	    elf_getshdrnum(elf, &nscn) != 0)
 		return failf(err, errlen, "%s: bad section headers", eo->path);
@@ -428,10 +504,12 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 		ft_a64_marks(&d);
 	ft_discover_symbols(&d);
 	rels = ft_read_dynrels(ft, elf, &nrels);
+	d.batch = 1;
 	if (eo->machine == EM_AARCH64)
 		ft_discover_plt_a64(&d, elf, rels, nrels);
 	else
 		ft_discover_plt(&d, elf, rels, nrels);
+	ft_df_merge(&d);
 	free(rels);
 	ft_discover_fde_funcs(&d);
 	ft_adjust_boundaries(&d);

@@ -106,13 +106,17 @@ struct functab {
 	size_t		 nsecs;
 	struct freg	*regs;		/* data objects, in registration order */
 	size_t		 nregs, capregs;
-	/* private: the functions' names (strtab.h) and the function
-	 * of each, string storage */
+	/* private: the functions' names (strtab.h, holding the names
+	 * where they are: no copy) and the function of each; the names
+	 * made here live in an arena of chunks (strs), the others are
+	 * libelf's */
 	struct strtab	 names;
 	uint32_t	*nameidx;	/* by name number */
 	size_t		 nameidxcap;
 	char		**strs;
 	size_t		 nstrs, strscap;
+	char		*anext;		/* the arena's free end */
+	size_t		 aleft;
 	/* functab_find's index of the functions' starts (addrix.h; its
 	 * starts are f[i].addr, dense) */
 	struct addrix	 aix;
