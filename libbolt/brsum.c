@@ -35,7 +35,7 @@ brsum_init(struct ktab *t)
 	ktab_init(t, sizeof(struct brsum), 4096, brsum_hash);
 }
 
-void
+struct brsum *
 brsum_add(struct ktab *t, uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to,
     uint64_t count, uint64_t mis)
 {
@@ -50,4 +50,5 @@ brsum_add(struct ktab *t, uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to,
 		*b = k;
 	b->count += count;
 	b->mis += mis;
+	return b;
 }

@@ -20,9 +20,9 @@ struct brsum {
 
 /* an empty table of them */
 void	 brsum_init(struct ktab *);
-/* add count and mis to the branch (ff, fo) -> (tf, to); a table of 2^32
- * branches is a fatal error */
-void	 brsum_add(struct ktab *, uint32_t ff, uint64_t fo, uint32_t tf,
-	    uint64_t to, uint64_t count, uint64_t mis);
+/* add count and mis to the branch (ff, fo) -> (tf, to), and return its
+ * record; a table of 2^32 branches is a fatal error */
+struct brsum *brsum_add(struct ktab *, uint32_t ff, uint64_t fo,
+	    uint32_t tf, uint64_t to, uint64_t count, uint64_t mis);
 
 #endif

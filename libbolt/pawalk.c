@@ -5,8 +5,15 @@
  * The rules are those fdatawrite was checked with against perf2bolt-19;
  * fdatawrite and yamlwrite both walk entries here.
  */
+#include <err.h>
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <stdnoreturn.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "util.h"
 #include "boltbin.h"
@@ -36,6 +43,15 @@ loc_addr(const struct pawalk *w, const struct pa_loc *l, uint64_t *a)
 	}
 	*a = l->addr + w->bin->base;
 	return 1;
+}
+
+/* does this process walk the parts of f (NULL: none) */
+static int
+ours(const struct pawalk *w, const struct bfunc *f)
+{
+	return w->own == NULL ||
+	    w->own[f != NULL ? (size_t)(f - w->bin->ft.f) : w->bin->ft.n] ==
+	    w->me;
 }
 
 /* the first walk of pawalk_run: f's graph will be asked for */
@@ -82,8 +98,12 @@ do_branch(struct pawalk *w, int kfrom, uint64_t from, int kto, uint64_t to,
 	if (w->marking) {
 		mark(w, ff);
 		mark(w, tf);
+		/* is_return and ordinary_source may ask for ff's graph */
+		w->mayget |= ff != NULL && w->mode != PAWALK_BOLTED;
 		return;
 	}
+	if (!ours(w, ff))
+		return;
 	w->nbranches++;
 	if (ff == NULL && tf == NULL)
 		return;
@@ -118,9 +138,12 @@ do_trace(struct pawalk *w, uint64_t s, uint64_t e, int external,
 		if (w->mode != PAWALK_BOLTED) {
 			mark(w, a);
 			mark(w, z);
+			w->mayget |= a != NULL && a == z;
 		}
 		return;
 	}
+	if (!ours(w, a))
+		return;
 	w->ntraces++;
 	if (a == NULL || z == NULL) {
 		w->noutrange++;
@@ -170,6 +193,7 @@ trace(struct pawalk *w, int kfrom, uint64_t from, int extorigin, uint64_t s,
 {
 	int external;
 
+	w->pos |= 1;
 	if (extorigin >= 0)
 		external = extorigin;
 	else if (!kfrom)
@@ -208,16 +232,20 @@ walk_entry(struct pawalk *w, const struct pa_entry *e)
 	uint64_t a0 = 0, a1 = 0, a2 = 0;
 	int k0, k1, k2;
 
+	w->pos = 2 * w->nwalked++;
 	switch (e->type) {
 	case PA_E:
 		do_event(w, pa_event(w->r, e->event));
 		return;
 	case PA_S: {
-		const struct bfunc *f;
+		const struct bfunc *f = NULL;
 
+		if (loc_addr(w, &e->loc[0], &a0))
+			f = functab_find(&w->bin->ft, a0);
+		if (!ours(w, f))
+			return;
 		w->nsamples++;
-		if (!loc_addr(w, &e->loc[0], &a0) ||
-		    (f = functab_find(&w->bin->ft, a0)) == NULL) {
+		if (f == NULL) {
 			w->nsampout++;
 			return;
 		}
@@ -449,19 +477,23 @@ struct donelist {
 /* w's first walk over the n entries of v: the functions they touch are
  * asked of w->cd (cfgdis_need), so that cfgdis reads of the binary what
  * their graphs need, not all of it; with a done callback, the lists of
- * the functions w is done with after each entry.  w is left as it was. */
-static void
-mark_all(struct pawalk *w, const struct pkstore *v, struct donelist *dl)
+ * the functions w is done with after each entry; with marked, which
+ * functions the entries touch (marked[i] != 0).  w is left as it was.
+ * Returns whether the walk may ask for a graph. */
+static int
+mark_all(struct pawalk *w, const struct pkstore *v, struct donelist *dl,
+    uint8_t *marked)
 {
 	struct pawalk w0 = *w;
 	struct pkiter it = { v, 0, 0 };
 	struct pa_entry e;
 	size_t i, n = v->n, nf = w->bin->ft.n;
 	uint32_t *last = NULL;
+	int mayget;
 
 	memset(dl, 0, sizeof(*dl));
 	w->marking = 1;
-	if (w->ops->done != NULL && n < UINT32_MAX - 1)
+	if ((w->ops->done != NULL || marked != NULL) && n < UINT32_MAX - 1)
 		w->last = last = xcalloc(nf + 1, sizeof(*last));
 	for (i = 0; i < n; i++) {
 		w->cur = i;
@@ -473,17 +505,24 @@ mark_all(struct pawalk *w, const struct pkstore *v, struct donelist *dl)
 	w->cur = n;
 	pawalk_end(w);
 	pawalk_free(w);
+	mayget = w->mayget;
 	*w = w0;
 	if (last == NULL)
-		return;
-	dl->head = xcalloc(n + 1, sizeof(*dl->head));
-	dl->next = xcalloc(nf + 1, sizeof(*dl->next));
-	for (i = 0; i < nf; i++)
-		if (last[i] != 0) {
-			dl->next[i] = dl->head[last[i] - 1];
-			dl->head[last[i] - 1] = (uint32_t)i + 1;
-		}
+		return mayget;
+	if (marked != NULL)
+		for (i = 0; i < nf; i++)
+			marked[i] = last[i] != 0;
+	if (w->ops->done != NULL) {
+		dl->head = xcalloc(n + 1, sizeof(*dl->head));
+		dl->next = xcalloc(nf + 1, sizeof(*dl->next));
+		for (i = 0; i < nf; i++)
+			if (last[i] != 0) {
+				dl->next[i] = dl->head[last[i] - 1];
+				dl->head[last[i] - 1] = (uint32_t)i + 1;
+			}
+	}
 	free(last);
+	return mayget;
 }
 
 /* w is done with the graphs of the functions of entry i's list */
@@ -504,55 +543,374 @@ release(struct pawalk *w, const struct donelist *dl, size_t i)
 	}
 }
 
-void
-pawalk_run_many(struct pawalk *const *ws, size_t nw, struct pa_reader *r)
+/* the entries of v read first, checked (a bare address with several
+ * binaries) */
+static void
+read_all(struct pkstore *v, size_t nw, struct pa_reader *r)
 {
-	struct pkstore v;
-	struct pkiter it;
 	struct pa_entry e;
-	struct donelist *dl;
-	size_t i, j;
 
-	/* the entries are read first (checked as they are read), so that
-	 * each binary's code is read for what the profile touches */
-	memset(&v, 0, sizeof(v));
+	memset(v, 0, sizeof(*v));
 	while (pa_next(r, &e)) {
 		if (nw > 1)
 			check_located(r, &e);
-		pk_put(&v, &e);
+		pk_put(v, &e);
 	}
-	dl = xcalloc(nw + 1, sizeof(*dl));
-	for (j = 0; j < nw; j++)
-		mark_all(ws[j], &v, &dl[j]);
-	/* each entry to every binary's walker, each keeping what is in its
-	 * binary (as separate runs would); the entries whose reading waits
-	 * for the stream's form at the end (entry n).  A graph is asked of
-	 * cfgdis when first needed: cfgdis_get gathers then what the
-	 * functions asked for take from the rest of the binary. */
-	it = (struct pkiter){ &v, 0, 0 };
-	for (i = 0; i <= v.n; i++) {
-		if (i < v.n)
+}
+
+/* each entry of v to every binary's walker, each keeping what is in its
+ * binary (as separate runs would); the entries whose reading waits for
+ * the stream's form at the end (entry n).  A graph is asked of cfgdis
+ * when first needed: cfgdis_get gathers then what the functions asked
+ * for take from the rest of the binary (unless cfgdis_prepare did). */
+static void
+walk_all(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
+    const struct donelist *dl)
+{
+	struct pkiter it = { v, 0, 0 };
+	struct pa_entry e;
+	size_t i, j;
+
+	for (i = 0; i <= v->n; i++) {
+		if (i < v->n)
 			pk_get(&it, &e);
 		for (j = 0; j < nw; j++) {
-			if (i < v.n)
+			if (i < v->n)
 				pawalk_entry(ws[j], &e);
 			else
 				pawalk_end(ws[j]);
 			release(ws[j], &dl[j], i);
 		}
 	}
+}
+
+/* the CPUs this process may run on */
+static int
+ncpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
+
+/* the functions of w's binary shared among jobs processes: the code of
+ * the functions the entries touch (marked), in address order, cut in
+ * PAWALK_SLICES slices per process, dealt in turn, so that each has
+ * about the same code (a graph costs about its function's size to build)
+ * and the parts of the binary whose code costs more are spread.  own[i]:
+ * function i's process, own[n] (no function): the parent. */
+#define PAWALK_SLICES	32
+static uint8_t *
+share(const struct pawalk *w, const uint8_t *marked, int jobs)
+{
+	const struct functab *ft = &w->bin->ft;
+	uint8_t *own = xcalloc(ft->n + 1, 1);
+	uint64_t total = 0, cum = 0, slice;
+	size_t i;
+
+	for (i = 0; i < ft->n; i++)
+		if (marked[i])
+			total += ft->f[i].size;
+	slice = total / ((unsigned)jobs * PAWALK_SLICES) + 1;
+	for (i = 0; i < ft->n; i++) {
+		/* the function's midpoint decides its slice */
+		own[i] = (uint8_t)(((marked[i] ? cum + ft->f[i].size / 2 :
+		    cum) / slice) % (unsigned)jobs);
+		if (marked[i])
+			cum += ft->f[i].size;
+	}
+	return own;
+}
+
+/* a worker's end: its counts, then what its writer collected, for
+ * each walker; exit 0 only if all of it was written */
+static noreturn void
+worker_put(struct pawalk *const *ws, size_t nw, int fd,
+    const struct cfgdis_stats *base)
+{
+	FILE *fp = fdopen(fd, "w");
+	size_t j;
+
+	if (fp == NULL)
+		_exit(1);
+	for (j = 0; j < nw; j++) {
+		struct pawalk *w = ws[j];
+		uint64_t c[8] = { w->nsamples, w->nsampout, w->nbranches,
+		    w->nreturns, w->ntraces, w->ninvalid, w->noutrange,
+		    w->nnonsimple };
+		struct cfgdis_stats st = *cfgdis_stats(w->cd);
+
+		/* the graphs built here: the counts from before the fork
+		 * are the parent's */
+		st.simple -= base[j].simple;
+		st.nonsimple -= base[j].nonsimple;
+		st.ignored -= base[j].ignored;
+		st.undecodable -= base[j].undecodable;
+		st.jtcut -= base[j].jtcut;
+		fwrite(c, sizeof(c), 1, fp);
+		fwrite(&st, sizeof(st), 1, fp);
+		w->ops->put(w->arg, fp);
+	}
+	_exit(fflush(fp) == EOF || ferror(fp) || fclose(fp) == EOF);
+}
+
+/* the parent: worker k's counts and writers' collections, added to
+ * its own; 0, or -1 if they did not all come */
+static int
+worker_get(struct pawalk *const *ws, size_t nw, int fd)
+{
+	FILE *fp = fdopen(fd, "r");
+	size_t j;
+	int ok = fp != NULL;
+
+	for (j = 0; ok && j < nw; j++) {
+		struct pawalk *w = ws[j];
+		uint64_t c[8];
+		struct cfgdis_stats st;
+
+		if (fread(c, sizeof(c), 1, fp) != 1 ||
+		    fread(&st, sizeof(st), 1, fp) != 1) {
+			ok = 0;
+			break;
+		}
+		w->nsamples += c[0];
+		w->nsampout += c[1];
+		w->nbranches += c[2];
+		w->nreturns += c[3];
+		w->ntraces += c[4];
+		w->ninvalid += c[5];
+		w->noutrange += c[6];
+		w->nnonsimple += c[7];
+		w->wstats.simple += st.simple;
+		w->wstats.nonsimple += st.nonsimple;
+		w->wstats.ignored += st.ignored;
+		w->wstats.undecodable += st.undecodable;
+		w->wstats.jtcut += st.jtcut;
+		ok = w->ops->get(w->arg, fp) == 0;
+	}
+	/* nothing may follow */
+	if (ok && getc(fp) != EOF)
+		ok = 0;
+	if (fp != NULL)
+		fclose(fp);
+	else
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/* worker k (pid) ended: an error unless it exited 0 having sent all */
+static void
+worker_wait(pid_t pid, int k, int jobs, int got)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			err(1, "worker %d of %d (pid %ld)", k, jobs - 1,
+			    (long)pid);
+	if (WIFSIGNALED(st))
+		errx(1, "worker %d of %d (pid %ld) was killed by signal %d "
+		    "(%s): no output", k, jobs - 1, (long)pid, WTERMSIG(st),
+		    strsignal(WTERMSIG(st)));
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		errx(1, "worker %d of %d (pid %ld) failed (exit status %d): "
+		    "no output", k, jobs - 1, (long)pid,
+		    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	if (got == -1)
+		errx(1, "worker %d of %d (pid %ld): its results did not all "
+		    "come: no output", k, jobs - 1, (long)pid);
+}
+
+/* a test's failing worker: PAWALK_TEST_FAIL=k:kill (killed by a
+ * signal), k:exit (exit status 3) or k:short (half its results, then
+ * exit 0), worker k once its share is walked */
+static void
+test_fail(int k, int fd)
+{
+	const char *s = getenv("PAWALK_TEST_FAIL");
+	char *end;
+	long n;
+
+	if (s == NULL || (n = strtol(s, &end, 10)) != k || *end != ':')
+		return;
+	if (strcmp(end + 1, "kill") == 0)
+		raise(SIGKILL);
+	if (strcmp(end + 1, "exit") == 0)
+		_exit(3);
+	if (strcmp(end + 1, "short") == 0) {
+		uint64_t c[8] = { 0 };
+
+		if (write(fd, c, sizeof(c) / 2) == -1)
+			_exit(1);
+		_exit(0);
+	}
+}
+
+/* the graphs built, by the counts of cfgdis_stats */
+static uint64_t
+built(const struct cfgdis_stats *s)
+{
+	return s->simple + s->nonsimple + s->ignored;
+}
+
+/* the walk split among jobs processes (pawalk_run_par), the entries v
+ * read and marked, own[j] each walker's shares, code[j] the code of the
+ * functions it touches */
+static void
+run_split(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
+    const struct donelist *dl, uint8_t **own, const uint64_t *code,
+    int jobs)
+{
+	pid_t pid[PAWALK_MAXJOBS];
+	int fd[PAWALK_MAXJOBS], p[2], k, got;
+	struct cfgdis_stats *pre = xcalloc(nw + 1, sizeof(*pre));
+	struct cfgdis_stats *base = xcalloc(nw + 1, sizeof(*base));
+	size_t j;
+
+	/* what the graphs take from the rest of the binary, once, before
+	 * the fork: the workers share it.  Not for a binary the profile
+	 * does not touch, which would gather it all. */
+	for (j = 0; j < nw; j++) {
+		pre[j] = *cfgdis_stats(ws[j]->cd);
+		if (code[j] > 0)
+			cfgdis_prepare(ws[j]->cd);
+		base[j] = *cfgdis_stats(ws[j]->cd);
+		ws[j]->own = own[j];
+		ws[j]->split = 1;
+	}
+	/* nothing buffered twice */
+	fflush(stdout);
+	fflush(stderr);
+	for (k = 1; k < jobs; k++) {
+		if (pipe(p) == -1)
+			err(1, "pipe");
+		if ((pid[k] = fork()) == -1)
+			err(1, "fork");
+		if (pid[k] == 0) {
+			int i;
+
+			close(p[0]);
+			for (i = 1; i < k; i++)
+				close(fd[i]);
+			for (j = 0; j < nw; j++)
+				ws[j]->me = (uint8_t)k;
+			walk_all(ws, nw, v, dl);
+			test_fail(k, p[1]);
+			worker_put(ws, nw, p[1], base);
+		}
+		close(p[1]);
+		fd[k] = p[0];
+	}
+	for (j = 0; j < nw; j++)
+		ws[j]->me = 0;
+	walk_all(ws, nw, v, dl);
+	for (k = 1; k < jobs; k++) {
+		got = worker_get(ws, nw, fd[k]);
+		worker_wait(pid[k], k, jobs, got);
+	}
+	for (j = 0; j < nw; j++) {
+		struct pawalk *w = ws[j];
+
+		/* one process gathers at its first graph: with none got,
+		 * the gather (and the undecodable functions it counts) is
+		 * not one process's */
+		if (built(cfgdis_stats(w->cd)) == built(&base[j]) &&
+		    built(&w->wstats) == 0)
+			w->wstats.undecodable -= base[j].undecodable -
+			    pre[j].undecodable;
+		w->own = NULL;
+		w->split = 0;
+	}
+	free(pre);
+	free(base);
+}
+
+int
+pawalk_run_par(struct pawalk *const *ws, size_t nw, struct pa_reader *r,
+    int jobs)
+{
+	struct pkstore v;
+	struct donelist *dl;
+	uint8_t **marked, **own;
+	uint64_t code = 0, *wcode;
+	size_t i, j;
+	int par = jobs != 1, mayget = 0;
+
+	for (j = 0; j < nw; j++)
+		par &= ws[j]->ops->put != NULL && ws[j]->ops->get != NULL;
+	/* the entries are read first (checked as they are read), so that
+	 * each binary's code is read for what the profile touches */
+	read_all(&v, nw, r);
+	dl = xcalloc(nw + 1, sizeof(*dl));
+	marked = xcalloc(nw + 1, sizeof(*marked));
+	own = xcalloc(nw + 1, sizeof(*own));
+	wcode = xcalloc(nw + 1, sizeof(*wcode));
+	for (j = 0; j < nw; j++) {
+		if (par)
+			marked[j] = xcalloc(ws[j]->bin->ft.n + 1, 1);
+		mayget |= mark_all(ws[j], &v, &dl[j], marked[j]);
+		for (i = 0; par && i < ws[j]->bin->ft.n; i++)
+			if (marked[j][i])
+				wcode[j] += ws[j]->bin->ft.f[i].size;
+		code += wcode[j];
+	}
+	/* by default, a profile that needs no graph or graphs of little
+	 * code is walked here: forking (the pages either process writes
+	 * then are copied, at a fault each) would cost more than it
+	 * saves */
+	if (jobs == 0)
+		jobs = !mayget || code < PAWALK_PARCODE ? 1 : ncpus();
+	if (jobs > PAWALK_MAXJOBS)
+		jobs = PAWALK_MAXJOBS;
+	if (!par || code == 0)
+		jobs = 1;
+	if (jobs > 1) {
+		for (j = 0; j < nw; j++)
+			own[j] = share(ws[j], marked[j], jobs);
+		run_split(ws, nw, &v, dl, own, wcode, jobs);
+		for (j = 0; j < nw; j++)
+			free(own[j]);
+	} else
+		walk_all(ws, nw, &v, dl);
 	for (j = 0; j < nw; j++) {
 		free(dl[j].head);
 		free(dl[j].next);
+		free(marked[j]);
 	}
 	free(dl);
+	free(marked);
+	free(own);
+	free(wcode);
 	pk_free(&v);
+	return jobs;
+}
+
+void
+pawalk_run_many(struct pawalk *const *ws, size_t nw, struct pa_reader *r)
+{
+	pawalk_run_par(ws, nw, r, 1);
 }
 
 void
 pawalk_run(struct pawalk *w)
 {
 	pawalk_run_many(&w, 1, w->r);
+}
+
+void
+pawalk_stats(const struct pawalk *w, struct cfgdis_stats *st)
+{
+	const struct cfgdis_stats *s = cfgdis_stats(w->cd);
+
+	st->simple = s->simple + w->wstats.simple;
+	st->nonsimple = s->nonsimple + w->wstats.nonsimple;
+	st->ignored = s->ignored + w->wstats.ignored;
+	st->undecodable = s->undecodable + w->wstats.undecodable;
+	st->jtcut = s->jtcut + w->wstats.jtcut;
 }
 
 void

@@ -18,8 +18,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pa.h"
+#include "cfg.h"
 
 struct boltbin;
 struct bfunc;
@@ -54,6 +56,20 @@ struct pawalk_ops {
 	 * functions the entries still to come touch; without it every
 	 * graph stays */
 	void	(*done)(void *arg, const struct bfunc *f, const struct cfg *g);
+	/* optional, both or neither: the walk split among processes
+	 * (pawalk_run_par).  put: in a worker, once its share is walked,
+	 * what the writer collected, written to fp; get: in the parent,
+	 * once its own share is walked, a worker's, read back from fp
+	 * (-1: short or bad).  Each process walks every entry (the
+	 * counts of entries, events and the form are every process's) and
+	 * the parts of the functions it owns: a branch goes with its
+	 * source's function, a fall-through with its function, a sample
+	 * with its function, one with none with the parent; a function's
+	 * graph is built in one process only.  What the writer makes of a
+	 * part is ordered by pawalk.pos, the place the part has in the walk
+	 * of one process. */
+	void	(*put)(void *arg, FILE *fp);
+	int	(*get)(void *arg, FILE *fp);
 };
 
 enum pawalk_mode {
@@ -102,9 +118,24 @@ struct pawalk {
 	size_t		 nheld, capheld;
 	int		 marking;	/* private: pawalk_run_many's first
 					 * walk, */
+	int		 mayget;	/* which may ask for a graph, */
 	size_t		 cur;		/* at this entry, */
 	uint32_t	*last;		/* the last entry each function's
 					 * graph is asked for in + 1 */
+	/* the part being walked: 2 x the entries walked before its own
+	 * (the held ones last, as pawalk_end walks them), + 1 for the
+	 * fall-through of an entry: what a writer orders its output by
+	 * when the walk is split (pawalk_ops put, get) */
+	uint64_t	 pos;
+	uint64_t	 nwalked;
+	int		 split;		/* the walk is split (this process
+					 * walks a share) */
+	const uint8_t	*own;		/* private: by function (the last:
+					 * none), the process that walks its
+					 * parts; NULL: this one, */
+	uint8_t		 me;		/* this process's number (0: the
+					 * parent) */
+	struct cfgdis_stats wstats;	/* the workers' graphs */
 };
 
 /* every entry of w->r, then pawalk_end: pawalk_run_many of one */
@@ -117,6 +148,22 @@ void	 pawalk_run(struct pawalk *);
  * the profile touches; memory: the entries (distinct, as preagg writes
  * them) */
 void	 pawalk_run_many(struct pawalk *const *, size_t, struct pa_reader *);
+/* pawalk_run_many in jobs processes (0: as many as the CPUs this one
+ * may run on, up to PAWALK_MAXJOBS, when the profile needs graphs of
+ * PAWALK_PARCODE bytes of code or more; 1: in this process), when the
+ * walkers' ops have put and get: after the entries are read and the
+ * functions they need gathered, the parent forks jobs - 1 workers
+ * and walks a share itself; each process owns functions of about the
+ * same size of code (in address order) and builds their graphs.  The
+ * output is that of one process, whatever the jobs; a worker that fails
+ * is an error (no output).  Returns the number of processes used */
+#define PAWALK_MAXJOBS	4
+#define PAWALK_PARCODE	((uint64_t)4 << 20)
+int	 pawalk_run_par(struct pawalk *const *, size_t, struct pa_reader *,
+	    int jobs);
+/* the counts of the graphs built in the walk, this process's and its
+ * workers' (cfgdis_stats with the workers') */
+void	 pawalk_stats(const struct pawalk *, struct cfgdis_stats *);
 /* one entry (a held one later, at pawalk_end) */
 void	 pawalk_entry(struct pawalk *, const struct pa_entry *);
 /* the end of the stream: the held entries, read in its form */

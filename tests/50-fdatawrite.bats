@@ -316,6 +316,127 @@ every_insn() {
 	[ "$(wc -l < b.fdata)" -eq 3 ]
 }
 
+# same_jobs OUT ARGS...: fdatawrite -v ARGS in 1 to 4 processes (-j 1 is the
+# walk in one): OUT.N each, the same bytes and the same warnings and
+# counts on standard error
+same_jobs() {
+	local out=$1 j
+	shift
+	for j in 1 2 3 4; do
+		fdatawrite -j $j -v -o "$out.$j" "$@" 2> "$out.$j.err"
+		[ $j -eq 1 ] && continue
+		same_file "$out.1" "$out.$j"
+		same_file "$out.1.err" "$out.$j.err"
+	done
+	echo "$out: $(wc -l < "$out.1") lines" >&2
+}
+
+@test "fdatawrite -j: the walk split among 2 to 4 processes writes the bytes and counts of one: both forms, calls and returns between functions of different processes, fragments, C++, several binaries (-d), --bolted, -M, samples alone" {
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
+	gcc -O2 -Wl,--emit-relocs "$DATA/fdatawrite/split.c" -o split
+	g++ -O2 -Wl,--emit-relocs "$SRC/cxx.cc" "$SRC/same1.c" -o x1
+	for b in sw split x1; do
+		walk $b 400
+		perfdecode $b.data | preagg -b $b > $b.pa
+		perfdecode $b.data | preagg --legacy -b $b > $b.leg
+		# entries held until the end of the stream, where its form
+		# says how they read: an end outside every function
+		m=$(nm $b | awk '$3 == "main" { print $1 }')
+		printf 'B 10 %s 2 0\nB %x 10 3 1\n' $m $((0x$m + 4)) >> $b.leg
+		printf 'B 10 %x 5 0\n' $((0x$m + 1)) >> $b.pa
+		perfdecode $b.data | preagg --basic -b $b > $b.s
+		# each process owns the functions of 32 slices of the code the
+		# entries touch, in turn: a call or a return between two of
+		# them is an entry whose branch (the source's graph) and
+		# fall-through (the target's) two processes walk
+		same_jobs $b.cur $b $b.pa
+		same_jobs $b.lg $b $b.leg
+		same_jobs $b.bo --bolted $b $b.leg
+		same_jobs $b.sa $b $b.s
+		[ "$(wc -l < $b.cur.1)" -gt 20 ]
+		[ "$(wc -l < $b.sa.1)" -gt 5 ]
+		head -1 $b.sa.1 | grep -q '^no_lbr'
+		head -1 $b.bo.1 | grep -q '^boltedcollection$'
+	done
+	grep -q '^0 \[unknown\] 10 1 main 0 0 2$' sw.lg.1
+	grep -q '^0 \[unknown\] 0 1 main 1 0 5$' sw.cur.1
+	# memory samples (-M): a data object of sw from main
+	m=$(nm sw | awk '$3 == "main" { print $1 }')
+	d=$(nm -S sw | awk '$3 ~ /^[dDbB]$/ && $2 != "" { print $1; exit }')
+	[ -n "$d" ]
+	printf '# profpipe-mem 1\nmem %x %s 3\nmem %x %s 4\n' $((0x$m + 1)) "$d" \
+	    $((0x$m + 2)) "$d" > sw.mem
+	same_jobs sw.mem.fd -M sw.mem sw sw.pa
+	grep -q '^4 main ' sw.mem.fd.1
+	# several binaries (-d): one stream, build-id locations
+	for b in sw x1; do
+		bid=$(readelf -n $b | awk '/Build ID/ {print $3}')
+		awk -v b="$bid" '{ n = ($1 == "T" || $1 == "R") ? 3 : ($1 == "S") ? 1 : ($1 == "E") ? 0 : 2
+			for (i = 2; i <= n + 1; i++) if ($i !~ /:/ && $i !~ /^-/ && $i !~ /^ffffffffffffff/) $i = b ":" $i
+			print }' $b.pa
+	done > two.pa
+	for j in 1 2 3; do
+		fdatawrite -j $j -v -d two.$j sw x1 < two.pa 2> two.$j.err
+		[ $j -eq 1 ] && continue
+		for b in sw x1; do
+			same_file two.1/$b.fdata two.$j/$b.fdata
+		done
+		same_file two.1.err two.$j.err
+	done
+	for b in sw x1; do
+		[ "$(wc -l < two.1/$b.fdata)" -gt 20 ]
+	done
+	# a function Capstone cannot decode (0x06 is no x86-64 opcode): one
+	# process counts it when it gathers, at its first graph; with no
+	# graph (samples alone, --bolted) nothing is gathered
+	printf '%s\n' .text '.globl main' '.type main, @function' \
+	    'main: call f2' 'xorl %eax, %eax' ret '.size main, .-main' \
+	    '.globl f2' '.type f2, @function' 'f2: nop' '.byte 0x06' ret \
+	    '.size f2, .-f2' > und.s
+	gcc -nostartfiles -Wl,-e,main -Wl,--emit-relocs -no-pie -o und und.s
+	m=$(nm und | awk '$3 == "main" { print $1 }')
+	f=$(nm und | awk '$3 == "f2" { print $1 }')
+	printf 'S %x 3\nS %s 2\n' $((0x$f + 1)) $m > und.s.pa
+	printf 'T %s %s %x 4\nS %s 1\n' $m $f $((0x$f + 1)) $f > und.t.pa
+	same_jobs und.s und und.s.pa
+	same_jobs und.sb --bolted und und.s.pa
+	same_jobs und.t und und.t.pa
+	same_jobs und.tb --bolted und und.t.pa
+	grep -q 'cannot decode' und.t.1.err
+	[ "$(cat und.s.1.err und.sb.1.err und.tb.1.err | grep -c 'cannot decode')" -eq 0 ]
+}
+
+@test "fdatawrite -j: a worker that fails (a signal, an exit status, results cut short) fails the run with a clear message, and no -o file" {
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
+	walk sw 300
+	perfdecode sw.data | preagg -b sw > sw.pa
+	fdatawrite -j 2 -o good.fdata sw sw.pa
+	[ -s good.fdata ]
+	# PAWALK_TEST_FAIL=K:HOW makes worker K fail once its share is
+	# walked (libbolt/pawalk.c)
+	for k in 1:kill 1:exit 1:short 2:kill; do
+		PAWALK_TEST_FAIL=$k run fdatawrite -j 3 -o out.fdata sw sw.pa
+		echo "$k: $output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == "fdatawrite: worker ${k%:*} of 2 (pid "* ]]
+		[ ! -e out.fdata ]
+		[ -z "$(ls -A | grep profpipe)" ]
+	done
+	PAWALK_TEST_FAIL=1:kill run fdatawrite -j 2 -o out.fdata sw sw.pa
+	[[ "$output" == *"was killed by signal 9"* ]]
+	PAWALK_TEST_FAIL=1:exit run fdatawrite -j 2 -o out.fdata sw sw.pa
+	[[ "$output" == *"failed (exit status 3)"* ]]
+	PAWALK_TEST_FAIL=1:short run fdatawrite -j 2 -o out.fdata sw sw.pa
+	[[ "$output" == *"its results did not all come"* ]]
+	# in one process there is no worker to fail
+	PAWALK_TEST_FAIL=1:kill fdatawrite -j 1 -o one.fdata sw sw.pa
+	same_file good.fdata one.fdata
+	for j in 0 x -1 257; do
+		run fdatawrite -j $j sw sw.pa
+		[ "$status" -eq 2 ]
+	done
+}
+
 @test "fdatawrite: bad inputs are clear errors and leave no -o file" {
 	clang-19 -O2 -o prog "$SW"
 	printf 'B 401000 401010 1 0\nQ 1 2\n' > bad.pa

@@ -55,6 +55,10 @@ static const struct prog_opt opts[] = {
 	{ "translated", no_argument, O_TRANSLATED, NULL,
 	    "the default (batmap's pairs of blocks as the input's\n"
 	    "edges), accepted for scripts that name it" },
+	{ "jobs", required_argument, 'j', "N",
+	    "walk the profile in N processes once it is read\n"
+	    "(default: the CPUs, up to 4, for a profile that\n"
+	    "needs graphs of 4 MiB of code or more; 1: one)" },
 	{ "quiet", no_argument, 'q', NULL, "no warnings" },
 	{ "verbose", no_argument, 'v', NULL,
 	    "counts of entries, traces and functions on standard\n"
@@ -62,9 +66,9 @@ static const struct prog_opt opts[] = {
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"[-qv] [--bolted [--past-end file] | --literal] [-M mem]... [-o fdata] "
-	"binary [preagg]\n"
-	"[-qv] [--bolted | --literal] [-M mem]... -d dir "
+	"[-qv] [--bolted [--past-end file] | --literal] [-j n] [-M mem]... "
+	"[-o fdata] binary [preagg]\n"
+	"[-qv] [--bolted | --literal] [-j n] [-M mem]... -d dir "
 	"binary|dir... < preagg",
 	"Write the fdata perf2bolt-19 writes for a pre-aggregated profile "
 	"of binary.",
@@ -96,12 +100,45 @@ struct ctx {
 	/* the same once the graph is dropped (on_done): the count of
 	 * lines, then (from, to, count) of each */
 	uint64_t	**ftd;
+	/* the walk split among processes (pawalk_run_par): where each line
+	 * and sample first came in the walk (pawalk.pos; ft_lines' after
+	 * all), the order they are written in; NULL: the tables' order */
+	uint64_t	*lpos, *spos;
+	size_t		 caplpos, capspos;
 };
 
 static uint32_t
 fnum(const struct ctx *c, const struct bfunc *f)
 {
 	return f ? (uint32_t)(f - c->bin.ft.f) + 1 : 0;
+}
+
+/* brsum_add, and the place of the line in the walk (pos) when the walk
+ * is split: the earliest of the processes' */
+static void
+add_at(struct ktab *t, uint64_t **pos, size_t *cap, int track, uint64_t p,
+    uint32_t ff, uint64_t fo, uint32_t tf, uint64_t to, uint64_t count,
+    uint64_t mis)
+{
+	size_t n = t->n, i;
+	const struct brsum *b = brsum_add(t, ff, fo, tf, to, count, mis);
+
+	if (!track && *pos == NULL)
+		return;
+	i = (size_t)((const char *)b - (const char *)t->v) / t->recsz;
+	if (t->n > n) {
+		xgrow(pos, cap, t->n, sizeof(**pos));
+		(*pos)[i] = p;
+	} else if (p < (*pos)[i])
+		(*pos)[i] = p;
+}
+
+static void
+add_line(struct ctx *c, uint64_t p, uint32_t ff, uint64_t fo, uint32_t tf,
+    uint64_t to, uint64_t count, uint64_t mis)
+{
+	add_at(&c->lines, &c->lpos, &c->caplpos, c->w.split, p, ff, fo, tf,
+	    to, count, mis);
 }
 
 /* the fall-through steps from block fb to block tb of f's graph g, each
@@ -121,7 +158,8 @@ on_steps(void *arg, const struct bfunc *f, const struct cfg *g, long fb,
 }
 
 /* the fall-through counts as lines (summed with a branch's line of the
- * same key, as perf2bolt sums them) */
+ * same key, as perf2bolt sums them), after every line of the walk */
+#define FT_POS	((uint64_t)1 << 63)
 static void
 ft_lines(struct ctx *c)
 {
@@ -133,9 +171,10 @@ ft_lines(struct ctx *c)
 
 		if (d != NULL) {
 			for (i = 0; i < d[0]; i++)
-				brsum_add(&c->lines, (uint32_t)f + 1,
-				    d[1 + 3 * i], (uint32_t)f + 1,
-				    d[2 + 3 * i], d[3 + 3 * i], 0);
+				add_line(c, FT_POS + c->lines.n,
+				    (uint32_t)f + 1, d[1 + 3 * i],
+				    (uint32_t)f + 1, d[2 + 3 * i],
+				    d[3 + 3 * i], 0);
 			free(d);
 			c->ftd[f] = NULL;
 			continue;
@@ -145,9 +184,10 @@ ft_lines(struct ctx *c)
 		g = cfgdis_get(c->cd, f);
 		for (i = 0; i + 1 < g->nblocks; i++)
 			if (ftc[i] != 0)
-				brsum_add(&c->lines, (uint32_t)f + 1,
-				    g->blocks[i].last, (uint32_t)f + 1,
-				    g->blocks[i + 1].start, ftc[i], 0);
+				add_line(c, FT_POS + c->lines.n,
+				    (uint32_t)f + 1, g->blocks[i].last,
+				    (uint32_t)f + 1, g->blocks[i + 1].start,
+				    ftc[i], 0);
 		free(ftc);
 		c->ftc[f] = NULL;
 	}
@@ -185,7 +225,7 @@ on_branch(void *arg, const struct bfunc *ff, uint64_t fo,
 {
 	struct ctx *c = arg;
 
-	brsum_add(&c->lines, fnum(c, ff), fo, fnum(c, tf), to, count, mis);
+	add_line(c, c->w.pos, fnum(c, ff), fo, fnum(c, tf), to, count, mis);
 }
 
 /* --bolted: each fall-through written as given, from its start to its
@@ -198,7 +238,7 @@ on_fallthrough(void *arg, const struct bfunc *f, uint64_t fs, uint64_t fe,
 {
 	struct ctx *c = arg;
 
-	brsum_add(&c->lines, fnum(c, f), fs, fnum(c, f), fe, count, 0);
+	add_line(c, c->w.pos, fnum(c, f), fs, fnum(c, f), fe, count, 0);
 }
 
 static void
@@ -206,7 +246,119 @@ on_sample(void *arg, const struct bfunc *f, uint64_t off, uint64_t count)
 {
 	struct ctx *c = arg;
 
-	brsum_add(&c->samples, fnum(c, f), off, 0, 0, count, 0);
+	add_at(&c->samples, &c->spos, &c->capspos, c->w.split, c->w.pos,
+	    fnum(c, f), off, 0, 0, count, 0);
+}
+
+/*
+ * A worker's share of a split walk (pawalk_run_par), sent to the parent:
+ * its lines and samples, each with where it first came in the walk, and
+ * the fall-through counts of the functions it owns (from, to, count of
+ * each line).  The parent sums them into its own: a line keeps its
+ * earliest place, and the tables are written in the order of those
+ * places, the order of one process's walk.
+ */
+struct wline {
+	struct brsum	b;
+	uint64_t	pos;
+};
+#define WCHUNK	4096
+
+static void
+put_table(FILE *fp, const struct ktab *t, const uint64_t *pos)
+{
+	struct wline *buf = xcalloc(WCHUNK, sizeof(*buf));
+	uint64_t n = t->n;
+	size_t i, k = 0;
+
+	fwrite(&n, sizeof(n), 1, fp);
+	for (i = 0; i < t->n; i++) {
+		buf[k].b = *(const struct brsum *)ktab_at(t, i);
+		buf[k++].pos = pos != NULL ? pos[i] : i;
+		if (k == WCHUNK || i + 1 == t->n) {
+			fwrite(buf, sizeof(*buf), k, fp);
+			k = 0;
+		}
+	}
+	free(buf);
+}
+
+static int
+get_table(FILE *fp, struct ktab *t, uint64_t **pos, size_t *cap)
+{
+	struct wline *buf;
+	uint64_t n;
+	size_t i, k;
+	int ok = 1;
+
+	if (fread(&n, sizeof(n), 1, fp) != 1 || n > KTAB_MAX)
+		return -1;
+	buf = xcalloc(WCHUNK, sizeof(*buf));
+	while (ok && n > 0) {
+		k = n < WCHUNK ? (size_t)n : WCHUNK;
+		if (fread(buf, sizeof(*buf), k, fp) != k) {
+			ok = 0;
+			break;
+		}
+		for (i = 0; i < k; i++) {
+			const struct brsum *b = &buf[i].b;
+
+			add_at(t, pos, cap, 1, buf[i].pos, b->fromf,
+			    b->fromoff, b->tof, b->tooff, b->count, b->mis);
+		}
+		n -= k;
+	}
+	free(buf);
+	return ok ? 0 : -1;
+}
+
+static void
+on_put(void *arg, FILE *fp)
+{
+	struct ctx *c = arg;
+	uint64_t nf = 0, f;
+
+	put_table(fp, &c->lines, c->lpos);
+	put_table(fp, &c->samples, c->spos);
+	/* every graph was dropped at its last entry (on_done): the counts
+	 * of the functions this worker owns are in ftd */
+	for (f = 0; f < c->bin.ft.n; f++) {
+		if (c->ftc[f] != NULL)
+			on_done(c, &c->bin.ft.f[f], cfgdis_get(c->cd, f));
+		nf += c->ftd[f] != NULL;
+	}
+	fwrite(&nf, sizeof(nf), 1, fp);
+	for (f = 0; f < c->bin.ft.n; f++)
+		if (c->ftd[f] != NULL) {
+			fwrite(&f, sizeof(f), 1, fp);
+			fwrite(c->ftd[f], sizeof(*c->ftd[f]),
+			    1 + 3 * c->ftd[f][0], fp);
+		}
+}
+
+static int
+on_get(void *arg, FILE *fp)
+{
+	struct ctx *c = arg;
+	uint64_t nf, f, k;
+
+	if (get_table(fp, &c->lines, &c->lpos, &c->caplpos) == -1 ||
+	    get_table(fp, &c->samples, &c->spos, &c->capspos) == -1 ||
+	    fread(&nf, sizeof(nf), 1, fp) != 1)
+		return -1;
+	while (nf-- > 0) {
+		/* a function's steps are counted by its owner only */
+		if (fread(&f, sizeof(f), 1, fp) != 1 || f >= c->bin.ft.n ||
+		    c->ftc[f] != NULL || c->ftd[f] != NULL ||
+		    fread(&k, sizeof(k), 1, fp) != 1 || k > UINT32_MAX)
+			return -1;
+		c->ftd[f] = xcalloc(1 + 3 * k, sizeof(*c->ftd[f]));
+		c->ftd[f][0] = k;
+		if (fread(c->ftd[f] + 1, sizeof(*c->ftd[f]), 3 * k, fp) !=
+		    3 * k)
+			return -1;
+	}
+	return 0;
 }
 
 /* "1 name " of function f (index + 1) as fdata writes it (names escaped
@@ -523,10 +675,40 @@ read_pastend(const char *path)
 	lr_close(&lr);
 }
 
+/* the order of a table's records: by their place in the walk */
+struct ord {
+	uint64_t	pos;
+	size_t		i;
+};
+#define SORT_NAME	sort_ord
+#define SORT_TYPE	struct ord
+#define SORT_LESS(a, b)	((a)->pos < (b)->pos)
+#include "sort.h"
+
+/* the records of t in the order of pos (every place distinct), or NULL
+ * (pos NULL: the table's order is the walk's) */
+static struct ord *
+order(const struct ktab *t, const uint64_t *pos)
+{
+	struct ord *o;
+	size_t i;
+
+	if (pos == NULL)
+		return NULL;
+	o = xcalloc(t->n + 1, sizeof(*o));
+	for (i = 0; i < t->n; i++) {
+		o[i].pos = pos[i];
+		o[i].i = i;
+	}
+	sort_ord(o, t->n);
+	return o;
+}
+
 static void
 write_fdata(struct ctx *c, FILE *fp)
 {
 	struct wbuf w;
+	struct ord *o;
 	size_t i;
 
 	wb_init(&w, fp, 1 << 16);
@@ -548,17 +730,22 @@ write_fdata(struct ctx *c, FILE *fp)
 				wb_putc(&w, ':');
 		}
 		wb_putc(&w, '\n');
+		o = order(&c->samples, c->spos);
 		for (i = 0; i < c->samples.n; i++) {
-			const struct brsum *l = ktab_at(&c->samples, i);
+			const struct brsum *l = ktab_at(&c->samples,
+			    o != NULL ? o[i].i : i);
 
 			put_loc(&w, c, l->fromf, l->fromoff);
 			wb_putc(&w, ' ');
 			wb_dec(&w, l->count);
 			wb_putc(&w, '\n');
 		}
+		free(o);
 	} else {
+		o = order(&c->lines, c->lpos);
 		for (i = 0; i < c->lines.n; i++) {
-			const struct brsum *l = ktab_at(&c->lines, i);
+			const struct brsum *l = ktab_at(&c->lines,
+			    o != NULL ? o[i].i : i);
 
 			put_loc(&w, c, l->fromf, l->fromoff);
 			wb_putc(&w, ' ');
@@ -569,6 +756,7 @@ write_fdata(struct ctx *c, FILE *fp)
 			wb_dec(&w, l->count);
 			wb_putc(&w, '\n');
 		}
+		free(o);
 		for (i = 0; i < lpastend; i++)
 			wb_putc(&w, pastend[i]);
 		write_mem(c, &w);
@@ -577,7 +765,8 @@ write_fdata(struct ctx *c, FILE *fp)
 }
 
 static const struct pawalk_ops ops = {
-	on_branch, on_steps, on_fallthrough, on_sample, on_done
+	.branch = on_branch, .steps = on_steps, .fallthrough = on_fallthrough,
+	.sample = on_sample, .done = on_done, .put = on_put, .get = on_get
 };
 
 /* binary path, its functions and graphs, and its walker on reader r */
@@ -627,6 +816,8 @@ ctx_close(struct ctx *c)
 	pawalk_free(&c->w);
 	free(c->ftc);
 	free(c->ftd);
+	free(c->lpos);
+	free(c->spos);
 }
 
 /* -v's counts and the warnings of one binary (named when there are
@@ -634,9 +825,10 @@ ctx_close(struct ctx *c)
 static void
 report(struct ctx *c, int verbose, int quiet, int multi)
 {
-	const struct cfgdis_stats *st = cfgdis_stats(c->cd);
+	struct cfgdis_stats sts, *st = &sts;
 	char who[600];
 
+	pawalk_stats(&c->w, st);
 	if (multi)
 		snprintf(who, sizeof(who), "%s: %s", progname, c->bin.eo.path);
 	else
@@ -699,6 +891,7 @@ main(int argc, char **argv)
 	const char *pepath = NULL;
 	size_t nmemfiles = 0, i, n;
 	int ch, verbose = 0, quiet = 0, literal = 0, translated = 0, bolted = 0, multi;
+	int jobs = 0;
 
 	prog_init(argc, argv);
 	memset(&bl, 0, sizeof(bl));
@@ -727,6 +920,15 @@ main(int argc, char **argv)
 		case 'd':
 			dir = optarg;
 			break;
+		case 'j': {
+			uint64_t v;
+
+			if (parse_u64(optarg, 10, 256, &v) == -1 || v == 0)
+				prog_usage_error("bad process count '%s'",
+				    optarg);
+			jobs = (int)v;
+			break;
+		}
 		case 'q':
 			quiet = 1;
 			break;
@@ -784,7 +986,7 @@ main(int argc, char **argv)
 	ws = xcalloc(n, sizeof(*ws));
 	for (i = 0; i < n; i++)
 		ws[i] = &cs[i].w;
-	pawalk_run_many(ws, n, &r);
+	pawalk_run_par(ws, n, &r, jobs);
 	free(ws);
 	for (i = 0; i < n; i++)
 		ft_lines(&cs[i]);

@@ -253,8 +253,7 @@ run_jobs(struct lineio *lr)
 	njobs = 0;
 	/* a raw table that has grown large is resolved into the entries
 	 * early, so that memory follows the distinct entries written (for
-	 * --legacy: pairs) rather than the distinct triples (the first
-	 * flush waits for the functions: functions_wait) */
+	 * --legacy: pairs) rather than the distinct triples */
 	for (i = 0; i < nparsers; i++)
 		if (parsers[i].t.n > RAW_FLUSH_AT)
 			raw_flush(&parsers[i].t);

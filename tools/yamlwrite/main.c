@@ -388,7 +388,7 @@ ctx_open(struct ctx *c, const struct opts *o, const char *path,
     struct pa_reader *r)
 {
 	static const struct pawalk_ops ops = {
-		on_branch, on_steps, NULL, on_sample, NULL
+		.branch = on_branch, .steps = on_steps, .sample = on_sample
 	};
 	char err[512];
 
