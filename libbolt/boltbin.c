@@ -17,6 +17,18 @@ boltbin_open(struct boltbin *b, const char *path, unsigned ftflags,
 }
 
 int
+boltbin_open_elf(struct boltbin *b, const char *path, char *err,
+    size_t errlen)
+{
+	memset(b, 0, sizeof(*b));
+	if (elfobj_open(&b->eo, path, err, errlen) == -1)
+		return -1;
+	b->base = b->eo.type == ET_DYN ? elfobj_base(&b->eo) : 0;
+	hex_encode(b->bid, b->eo.buildid, b->eo.buildid_len);
+	return 0;
+}
+
+int
 boltbin_load(struct boltbin *b, unsigned ftflags, char *err, size_t errlen)
 {
 	if (functab_load_flags(&b->ft, &b->eo, ftflags, err, errlen) == -1)

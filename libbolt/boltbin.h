@@ -27,6 +27,11 @@ struct boltbin {
  * with the message in err */
 int	 boltbin_open(struct boltbin *, const char *path, unsigned ftflags,
 	    char *err, size_t errlen);
+/* open path without its functions: the ELF file, base and build-id;
+ * b->ft is loaded later, if at all (functab_load_flags on b->eo, which
+ * a thread may do while another uses the rest) */
+int	 boltbin_open_elf(struct boltbin *, const char *path, char *err,
+	    size_t errlen);
 /* the same for a binary whose eo is open already */
 int	 boltbin_load(struct boltbin *, unsigned ftflags, char *err,
 	    size_t errlen);

@@ -522,6 +522,7 @@ on_mmap(struct lineio *lr, char *p)
 			continue;
 		if (b->fixed) {
 			if (!fixed_mapping_matches(b, start)) {
+				functions_wait();	/* their messages first */
 				if (!qflag)
 					lr_warnx(lr, "ignoring mapping of %s at "
 					    "0x%" PRIx64, b->name, start);
@@ -529,6 +530,7 @@ on_mmap(struct lineio *lr, char *p)
 			}
 		} else if (mapping_base(b, start, pgoff,
 		    !lflag && prot[2] == 'x', &base) == -1) {
+			functions_wait();	/* their messages first */
 			if (!qflag)
 				lr_warnx(lr, "no segment of %s at file offset "
 				    "0x%" PRIx64 ": ignoring the mapping at 0x%"

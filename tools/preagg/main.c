@@ -4,6 +4,7 @@
 
 #include <gelf.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <sched.h>
 #include <err.h>
 #include <errno.h>
@@ -27,7 +28,8 @@ uint64_t nsamples, nused, nnolbr, nbranches, nkernel;
 int64_t *pids;		/* --pid: only these (events.c) */
 size_t npids;
 
-static void	 load_binary(struct binary *);
+static void	 open_binary(struct binary *);
+static void	*load_functions(void *);
 static int	 default_threads(const char *);
 static int	 parse_args(int, char *[], const char **, int *);
 static void	 check_args(const char *, int);
@@ -240,21 +242,100 @@ check_args(const char *ofile, int nthreads)
 		prog_usage_error("no --binary given");
 }
 
-/* every --binary, and what they decide: build-id locations, one parser
- * for the Skylake workaround of a BOLTed x86-64 binary */
-static void
-load_binaries(void)
+/*
+ * The functions of the binaries are only needed to resolve what the
+ * input counted (rules.c), the first time a raw table is flushed: a
+ * thread of their own loads them while the main thread reads the input
+ * (on the bench's 50,000 functions, a tenth of preagg's time before).
+ * functions_wait() joins it before anything uses them, and before any
+ * message, so that its own come first, as they did.
+ */
+static pthread_t loader;
+static int loader_started;
+static char loader_err[512];	/* "" or what failed */
+
+static void *
+load_functions(void *arg)
 {
 	int i;
 
+	(void)arg;
+	for (i = 0; i < nbins; i++) {
+		struct binary *b = &bins[i];
+		const struct functab *ft = &b->bb.ft;
+		size_t k;
+
+		/* a stripped binary still has its samples: its functions
+		 * are then those BOLT's --allow-stripped finds (.eh_frame,
+		 * PLT) */
+		if (functab_load_flags(&b->bb.ft, &b->bb.eo, FT_ALLOW_STRIPPED,
+		    loader_err, sizeof(loader_err)) == -1) {
+			if (loader_err[0] == '\0')
+				snprintf(loader_err, sizeof(loader_err),
+				    "%s: cannot load its functions", b->path);
+			break;
+		}
+		b->funcs = xcalloc(ft->n + 1, sizeof(*b->funcs));
+		for (k = 0; k < ft->n; k++) {
+			uint64_t len = ft->f[k].maxsize > ft->f[k].size ?
+			    ft->f[k].maxsize : ft->f[k].size;
+
+			b->funcs[k].start = ft->f[k].addr;
+			b->funcs[k].end = ft->f[k].addr + (len ? len : 1);
+		}
+		b->nfuncs = ft->n;
+		functab_free(&b->bb.ft);
+		func_index(b);
+	}
+	return NULL;
+}
+
+/* wait for the functions; their errors and warnings */
+void
+functions_wait(void)
+{
+	int i, e;
+
+	if (!loader_started)
+		return;
+	loader_started = 0;
+	if ((e = pthread_join(loader, NULL)) != 0) {
+		errno = e;
+		err(1, "pthread_join");
+	}
+	if (loader_err[0] != '\0')
+		errx(1, "%s", loader_err);
+	for (i = 0; i < nbins && !qflag; i++)
+		if (bins[i].nfuncs == 0)
+			warnx("%s: no function symbols", bins[i].path);
+}
+
+/* every --binary, and what they decide: build-id locations, one parser
+ * for the Skylake workaround of a BOLTed x86-64 binary; their functions
+ * are loaded meanwhile (load_functions) */
+static void
+load_binaries(void)
+{
+	int i, e;
+
 	for (i = 0; i < nbins; i++)
-		load_binary(&bins[i]);
+		open_binary(&bins[i]);
+	if (nbins > 0 && !mflag) {
+		if ((e = pthread_create(&loader, NULL, load_functions,
+		    NULL)) != 0) {
+			errno = e;
+			err(1, "pthread_create");
+		}
+		loader_started = 1;
+	}
 	if (nbins > 1)
 		buildid_locs = 1;
 	for (i = 0; i < nbins && buildid_locs; i++)
-		if (bins[i].bb.bid[0] == '\0')
+		if (bins[i].bb.bid[0] == '\0') {
+			functions_wait();	/* its messages first */
 			errx(1, "%s: no build-id, needed for buildid:offset "
 			    "locations", bins[i].path);
+		}
 	for (i = 0; i < nbins; i++)
 		if (bins[i].bat && bins[i].bb.eo.machine == EM_X86_64)
 			skylake_check = 1;
@@ -265,6 +346,8 @@ static void
 report(void)
 {
 	int i;
+
+	functions_wait();
 
 	/* perf2bolt stops when the recording knows the binary's name only
 	 * with another build-id: the binary is not the one that ran */
@@ -328,35 +411,20 @@ default_threads(const char *first)
 	return n < 1 ? 1 : n > 4 ? 4 : n;
 }
 
-/* a binary and its functions' ranges: BOLT looks an address up by a
- * function's maximum size, up to the next function or the end of its
- * section (libbolt's function table) */
+/* a binary, without its functions' ranges (load_functions): BOLT looks
+ * an address up by a function's maximum size, up to the next function
+ * or the end of its section (libbolt's function table) */
 static void
-load_binary(struct binary *b)
+open_binary(struct binary *b)
 {
 	const char *path = b->path;
-	const struct functab *ft = &b->bb.ft;
 	char errbuf[512];
 	size_t i;
 
-	/* a stripped binary still has its samples: its functions are then
-	 * those BOLT's --allow-stripped finds (.eh_frame, PLT) */
-	if (boltbin_open(&b->bb, path, FT_ALLOW_STRIPPED, errbuf,
-	    sizeof(errbuf)) == -1)
+	if (boltbin_open_elf(&b->bb, path, errbuf, sizeof(errbuf)) == -1)
 		errx(1, "%s", errbuf);
 	b->name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	b->fixed = b->bb.eo.type == ET_EXEC;
-	b->funcs = xcalloc(ft->n + 1, sizeof(*b->funcs));
-	for (i = 0; i < ft->n; i++) {
-		uint64_t len = ft->f[i].maxsize > ft->f[i].size ?
-		    ft->f[i].maxsize : ft->f[i].size;
-
-		b->funcs[i].start = ft->f[i].addr;
-		b->funcs[i].end = ft->f[i].addr + (len ? len : 1);
-	}
-	b->nfuncs = ft->n;
-	functab_free(&b->bb.ft);
-	func_index(b);
 	b->bat = elfobj_section(&b->bb.eo, ".note.bolt_bat", NULL, NULL, NULL,
 	    NULL) == 1;
 	/* the loaded image, where a memory sample's data address may lie */
@@ -369,7 +437,4 @@ load_binary(struct binary *b)
 		if (s->vaddr + s->memsz > b->imghi)
 			b->imghi = s->vaddr + s->memsz;
 	}
-	if (b->nfuncs == 0 && !qflag)
-		warnx("%s: no function symbols", path);
 }
-

@@ -253,7 +253,8 @@ run_jobs(struct lineio *lr)
 	njobs = 0;
 	/* a raw table that has grown large is resolved into the entries
 	 * early, so that memory follows the distinct entries written (for
-	 * --legacy: pairs) rather than the distinct triples */
+	 * --legacy: pairs) rather than the distinct triples (the first
+	 * flush waits for the functions: functions_wait) */
 	for (i = 0; i < nparsers; i++)
 		if (parsers[i].t.n > RAW_FLUSH_AT)
 			raw_flush(&parsers[i].t);

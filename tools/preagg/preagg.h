@@ -94,6 +94,9 @@ extern const char *memfile;	/* -M: the memory samples' stream */
 extern int fmt21, basic_only, branches_only, ignore_bid;
 extern uint64_t nsamples, nused, nnolbr, nbranches, nkernel;
 
+/* main.c: the binaries' functions, loaded by a thread of their own */
+void	 functions_wait(void);
+
 /* entries.c */
 extern struct ktab entries;	/* the entries, summed */
 uint32_t event_index(const char *name, size_t len);

@@ -37,6 +37,7 @@ raw_flush(struct rawtab *t)
 {
 	size_t i;
 
+	functions_wait();
 	for (i = 0; i < t->novf; i++)
 		resolve_raw(&t->ovf[i], t->ovf[i].count);
 	t->novf = 0;
