@@ -266,7 +266,10 @@ fdes_unique(struct functab *ft)
 	memcpy(t, ft->fdes, ft->nfdes * sizeof(*t));
 	for (i = 0; i < ft->nfdes; i++)
 		ks[i] = (struct fdek){ t[i].start, i };
-	sort_fdek(ks, ft->nfdes);
+	for (i = 1; i < ft->nfdes && ks[i - 1].start <= ks[i].start; i++)
+		;
+	if (i < ft->nfdes)	/* most .eh_frame sections are sorted */
+		sort_fdek(ks, ft->nfdes);
 	for (i = j = 0; i < ft->nfdes; i++) {
 		const struct fde *x = &t[ks[i].i];
 
@@ -367,11 +370,15 @@ ft_discover_fde_funcs(struct disc *d)
 	const struct dfunc *below;
 	size_t i, j, k, pos, nn = 0, capn = 0;
 
-	for (i = 0; i < ft->nfdes; i++) {
+	/* the FDEs and the functions are both sorted by address: where
+	 * each FDE's start goes among the functions is a cursor's walk */
+	for (i = pos = 0; i < ft->nfdes; i++) {
 		const struct fde *e = &ft->fdes[i];
 		int si;
 
-		if (ft_df_at(d, e->start, &pos) != NULL)
+		while (pos < d->nf && d->f[pos].addr < e->start)
+			pos++;
+		if (pos < d->nf && d->f[pos].addr == e->start)
 			continue;
 		below = pos > 0 ? &d->f[pos - 1] : NULL;
 		if (nn > 0 && (below == NULL || nf[nn - 1].addr > below->addr))
@@ -385,7 +392,7 @@ ft_discover_fde_funcs(struct disc *d)
 		ft_df_init(d, &nf[nn], e->start, e->range,
 		    ft_keepf(ft, "__BOLT_FDE_FUNCat%llx",
 		    (unsigned long long)e->start), si);
-		ft_reg(ft, nf[nn].names[0], e->start, e->range);
+		ft_reg(ft, nf[nn].name0, e->start, e->range);
 		nf[nn++].flags |= BF_FDE;
 	}
 	if (nn == 0)

@@ -40,8 +40,9 @@ struct rsym {
 /* a function while discovering: names in BOLT's order */
 struct dfunc {
 	uint64_t	addr, size, maxsize;
-	const char	**names;
-	size_t		nnames, capnames;
+	const char	*name0;		/* the first name (most have one) */
+	const char	**more;		/* the others: names 1, 2, ... */
+	size_t		nnames, capmore;
 	uint32_t	flags;
 	int		sec;
 	int		symname;	/* index of the first symbol's rsym, -1 */
@@ -91,6 +92,12 @@ int	 ft_df_contains(const struct dfunc *f, uint64_t a);
 int	 ft_valid_in_scope(const struct functab *ft, const struct dfunc *f,
 	        const struct rsym *s);
 void	 ft_df_addname(struct dfunc *f, const char *name);
+/* name j of f (j < nnames) */
+static inline const char *
+ft_df_name(const struct dfunc *f, size_t j)
+{
+	return j == 0 ? f->name0 : f->more[j - 1];
+}
 struct dfunc * ft_df_at(struct disc *d, uint64_t a, size_t *pos);
 void	 ft_df_init(struct disc *d, struct dfunc *f, uint64_t addr, uint64_t size,
 	        const char *name, int sec);

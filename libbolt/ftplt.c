@@ -186,7 +186,7 @@ ft_discover_plt(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 			f->maxsize = esz;
 			/* the section's entry size, not the one the first
 			 * entry adjusted */
-			ft_reg(ft, f->names[0], sec->addr,
+			ft_reg(ft, f->name0, sec->addr,
 			    strcmp(sec->name, ".plt") == 0 ? 16 : 8);
 		}
 		f->flags |= BF_PSEUDO;

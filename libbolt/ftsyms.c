@@ -58,8 +58,13 @@ ft_valid_in_scope(const struct functab *ft, const struct dfunc *f,
 void
 ft_df_addname(struct dfunc *f, const char *name)
 {
-	xgrow(&f->names, &f->capnames, f->nnames + 1, sizeof(*f->names));
-	f->names[f->nnames++] = name;
+	if (f->nnames == 0)
+		f->name0 = name;
+	else {
+		xgrow(&f->more, &f->capmore, f->nnames, sizeof(*f->more));
+		f->more[f->nnames - 1] = name;
+	}
+	f->nnames++;
 }
 
 /* the first of the n functions of v at or after a */
@@ -68,6 +73,9 @@ df_lower(const struct dfunc *v, size_t n, uint64_t a)
 {
 	size_t lo = 0, hi = n, m;
 
+	/* the symbols come in address order: mostly an append */
+	if (n == 0 || v[n - 1].addr < a)
+		return n;
 	while (lo < hi) {
 		m = lo + (hi - lo) / 2;
 		if (v[m].addr < a)

@@ -315,11 +315,36 @@ sort_sections(struct functab *ft, int *secmap, size_t nscn)
 	free(o);
 }
 
-/* (address, rank, symbol index) is a total order: no stability needed */
-#define SORT_NAME	sort_rsyms
-#define SORT_TYPE	struct rsym
-#define SORT_LESS(a, b)	(ft_rsymcmp(a, b) < 0)
+/* BOLT's order of the symbols (ft_rsymcmp: address, rank, symbol
+ * index) as 16-byte keys, sorted rather than the 64-byte symbols: the
+ * address, then the rank + 1 (0 to 3) above the symbol's position in
+ * the array, which follows its index */
+struct rkey {
+	uint64_t	addr, rp;
+};
+#define SORT_NAME	sort_rkeys
+#define SORT_TYPE	struct rkey
+#define SORT_LESS(a, b)	((a)->addr != (b)->addr ? (a)->addr < (b)->addr : \
+			    (a)->rp < (b)->rp)
 #include "sort.h"
+
+static void
+sort_rsyms(struct rsym *v, size_t n)
+{
+	struct rkey *k = xreallocarray(NULL, n, sizeof(*k));
+	struct rsym *o = xreallocarray(NULL, n, sizeof(*o));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		k[i] = (struct rkey){ v[i].addr,
+		    (uint64_t)(v[i].rank + 1) << 32 | i };
+	sort_rkeys(k, n);
+	memcpy(o, v, n * sizeof(*o));
+	for (i = 0; i < n; i++)
+		v[i] = o[(uint32_t)k[i].rp];
+	free(o);
+	free(k);
+}
 
 /* the symbols of symscn in allocatable sections, with their FILE, into
  * d->syms sorted as BOLT sorts them */
@@ -411,26 +436,26 @@ make_table(struct functab *ft, struct disc *d)
 		b->addr = f->addr;
 		b->size = f->size;
 		b->maxsize = f->maxsize;
-		b->name = f->names[0];
-		b->filename = f->names[0];
+		b->name = f->name0;
+		b->filename = f->name0;
 		/* getLocationName under BAT: the first name of the form
 		 * symbol/file/N */
 		for (j = 0; j < f->nnames; j++) {
-			const char *sl = strchr(f->names[j], '/');
+			const char *sl = strchr(ft_df_name(f, j), '/');
 
 			if (sl != NULL && strchr(sl + 1, '/') != NULL) {
-				b->filename = f->names[j];
+				b->filename = ft_df_name(f, j);
 				break;
 			}
 		}
-		b->symname = f->rawname ? f->rawname : f->names[0];
+		b->symname = f->rawname ? f->rawname : f->name0;
 		b->flags = f->flags;
 		b->parent = (uint32_t)i;
 		b->shndx = (uint16_t)f->sec;
 		b->num = f->num;
 		for (j = 0; j < f->nnames; j++)
-			name_insert(ft, f->names[j], (uint32_t)i);
-		free(f->names);
+			name_insert(ft, ft_df_name(f, j), (uint32_t)i);
+		free(f->more);
 	}
 	addr_index(ft);
 	/* entries: assign the functions of those found in the symbol loop */
