@@ -2,6 +2,7 @@
 /* entries.c: the table of pre-aggregated entries, --merge, and the output. */
 #include <err.h>
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,6 +255,43 @@ entcmp(const void *a, const void *b)
 #define SORT_LESS(a, b)	(entcmp(a, b) < 0)
 #include "sort.h"
 
+/* a half of the entries, sorted by a thread of its own */
+struct half {
+	struct entry	*v;
+	size_t		 n;
+};
+
+static void *
+sort_half(void *arg)
+{
+	struct half *h = arg;
+
+	sort_entries(h->v, h->n);
+	return NULL;
+}
+
+/*
+ * The entries sorted in two halves, by two threads when there are many
+ * (the input has ended: the CPU perfdecode had is free), to be merged as
+ * they are written; the keys are distinct, so the merge is the order a
+ * sort of the whole gives.  *na: the length of the first half.
+ */
+static void
+sort_halves(struct entry *v, size_t n, size_t *na)
+{
+	struct half h = { v, n / 2 };
+	pthread_t th;
+
+	if (n < 65536 || pthread_create(&th, NULL, sort_half, &h) != 0) {
+		sort_entries(v, n);
+		*na = n;
+		return;
+	}
+	sort_entries(v + h.n, n - h.n);
+	pthread_join(th, NULL);
+	*na = h.n;
+}
+
 static int
 strpcmp(const void *a, const void *b)
 {
@@ -292,6 +330,7 @@ void
 write_entries(FILE *fp)
 {
 	struct entry *v;
+	size_t na, ia, ib;
 	struct wbuf w;
 	struct pa_reader out;	/* the name tables of the output */
 	char **evsorted, **bidsorted = NULL;
@@ -313,7 +352,7 @@ write_entries(FILE *fp)
 				v[i].obj[j] = OBJ_BIN(bidrank[OBJ_INDEX(v[i].obj[j])]);
 	}
 	ktab_drop_index(&entries);
-	sort_entries(v, entries.n);
+	sort_halves(v, entries.n, &na);
 	/* the writer names a build-id object from its table: in --merge the
 	 * sorted build-ids; aggregating, the binaries' build-ids when the
 	 * locations carry them, else none (plain addresses) */
@@ -328,9 +367,15 @@ write_entries(FILE *fp)
 		out.bids.n = (uint32_t)nbins;
 	}
 	wb_init(&w, fp, 1 << 16);
-	for (i = 0; i < entries.n; i++) {
-		const struct entry *e = &v[i];
+	for (i = ia = 0, ib = na; i < entries.n; i++) {
+		const struct entry *e;
 		struct pa_entry pe;
+
+		/* the next of the two sorted halves */
+		if (ib == entries.n || (ia < na && entcmp(&v[ia], &v[ib]) < 0))
+			e = &v[ia++];
+		else
+			e = &v[ib++];
 
 		if (e->type == PA_S && e->ev != lastev && e->ev != PA_NO_EVENT) {
 			pa_put_event(&w, evsorted[e->ev]);

@@ -284,8 +284,11 @@ load_functions(void *arg)
 			b->funcs[k].end = ft->f[k].addr + (len ? len : 1);
 		}
 		b->nfuncs = ft->n;
+		/* the table's address index (addrix.h) has the same starts:
+		 * func_of's, kept rather than built again */
+		b->aix = b->bb.ft.aix;
+		memset(&b->bb.ft.aix, 0, sizeof(b->bb.ft.aix));
 		functab_free(&b->bb.ft);
-		func_index(b);
 	}
 	return NULL;
 }

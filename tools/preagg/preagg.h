@@ -67,7 +67,7 @@ struct binary {
 	struct func	*funcs;
 	size_t		 nfuncs;
 	uint64_t	 imglo, imghi;	/* its PT_LOAD segments' span */
-	struct addrix	 aix;		/* func_index: the funcs' starts */
+	struct addrix	 aix;		/* func_of's: the funcs' starts */
 };
 
 struct mapping {
@@ -119,7 +119,6 @@ extern int nseen;
 #define NNAMES	8
 
 /* rules.c */
-void	 func_index(struct binary *);
 size_t	 func_of(const struct binary *, uint64_t a);
 int	 mapping_base(const struct binary *, uint64_t start, uint64_t pgoff,
 	    int exec, uint64_t *base);

@@ -68,22 +68,9 @@ adjust(const struct mapping *m, uint64_t a)
 	return a;
 }
 
-static uint64_t
-func_start(const void *arg, size_t i)
-{
-	return ((const struct binary *)arg)->funcs[i].start;
-}
-
-/* the address index of a binary's functions (addrix.h), so that a
- * lookup is an index and a step or two, not a binary search over
- * thousands of functions per address */
-void
-func_index(struct binary *b)
-{
-	addrix_build(&b->aix, b->nfuncs, func_start, b);
-}
-
-/* index + 1 of the function holding a (up to BOLT's MaxSize), 0 if none */
+/* index + 1 of the function holding a (up to BOLT's MaxSize), 0 if none:
+ * the address index of the binary's functions (addrix.h) is an index
+ * and a step or two, not a binary search over thousands of them */
 size_t
 func_of(const struct binary *b, uint64_t a)
 {
