@@ -5,7 +5,8 @@
 # skewed, the fixed-address build, the PIE, and a copy without its
 # relocations (BOLT's non-relocation mode).  The fdata of
 # perfdecode | preagg [--legacy] | fdatawrite equals perf2bolt -p's, line
-# for line after sorting, and llvm-bolt-19 says the same of both.
+# for line after sorting, and llvm-bolt-19 says the same of both; walked
+# in 1 to 3 processes (-j), fdatawrite writes the same bytes.
 
 load ../common
 bats_require_minimum_version 1.5.0
@@ -30,6 +31,15 @@ check() {
 	"$LLVM_BIN/perf2bolt" -p perf.data -o want.fdata "$2" > p2b.log 2>&1
 	perfdecode perf.data | preagg --legacy -b "$2" | fdatawrite "$2" > legacy.fdata
 	perfdecode perf.data | preagg -b "$2" | fdatawrite -v "$2" > current.fdata
+	# the walk split among 2 and 3 processes (fdatawrite -j): the
+	# bytes and counts of one
+	perfdecode perf.data | preagg -b "$2" > current.pa
+	local j
+	for j in 1 2 3; do
+		fdatawrite -j $j -v -o cur.$j "$2" current.pa 2> cur.$j.err
+		same_file current.fdata cur.$j
+		same_file cur.1.err cur.$j.err
+	done
 	sort want.fdata > want.s
 	sort legacy.fdata > legacy.s
 	sort current.fdata > current.s
