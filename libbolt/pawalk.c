@@ -727,8 +727,9 @@ worker_wait(pid_t pid, int k, int jobs, int got)
 
 /* a test's failing worker: PAWALK_TEST_FAIL=k:kill (killed by a
  * signal), k:exit (exit status 3) or k:short (half its results, then
- * exit 0), worker k once its share is walked */
-static void
+ * exit 0), worker k once its share is walked (fd: its pipe); k:nofork,
+ * worker k cannot be started (fd -1: whether it is that one) */
+static int
 test_fail(int k, int fd)
 {
 	const char *s = getenv("PAWALK_TEST_FAIL");
@@ -736,7 +737,9 @@ test_fail(int k, int fd)
 	long n;
 
 	if (s == NULL || (n = strtol(s, &end, 10)) != k || *end != ':')
-		return;
+		return 0;
+	if (fd == -1)
+		return strcmp(end + 1, "nofork") == 0;
 	if (strcmp(end + 1, "kill") == 0)
 		raise(SIGKILL);
 	if (strcmp(end + 1, "exit") == 0)
@@ -748,6 +751,7 @@ test_fail(int k, int fd)
 			_exit(1);
 		_exit(0);
 	}
+	return 0;
 }
 
 /* the graphs built, by the counts of cfgdis_stats */
@@ -769,7 +773,7 @@ run_split(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
 	int fd[PAWALK_MAXJOBS], p[2], k, got;
 	struct cfgdis_stats *pre = xcalloc(nw + 1, sizeof(*pre));
 	struct cfgdis_stats *base = xcalloc(nw + 1, sizeof(*base));
-	size_t j;
+	size_t i, j;
 
 	/* what the graphs take from the rest of the binary, once, before
 	 * the fork: the workers share it.  Not for a binary the profile
@@ -787,23 +791,36 @@ run_split(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
 	fflush(stderr);
 	for (k = 1; k < jobs; k++) {
 		if (pipe(p) == -1)
-			err(1, "pipe");
-		if ((pid[k] = fork()) == -1)
-			err(1, "fork");
+			break;
+		if (test_fail(k, -1) || (pid[k] = fork()) == -1) {
+			close(p[0]);
+			close(p[1]);
+			break;
+		}
 		if (pid[k] == 0) {
-			int i;
+			int m;
 
 			close(p[0]);
-			for (i = 1; i < k; i++)
-				close(fd[i]);
+			for (m = 1; m < k; m++)
+				close(fd[m]);
 			for (j = 0; j < nw; j++)
 				ws[j]->me = (uint8_t)k;
 			walk_all(ws, nw, v, dl);
-			test_fail(k, p[1]);
+			(void)test_fail(k, p[1]);
 			worker_put(ws, nw, p[1], base);
 		}
 		close(p[1]);
 		fd[k] = p[0];
+	}
+	if (k < jobs) {
+		/* no more processes (a limit on them, memory): the parent
+		 * walks the shares of those it could not start, and the
+		 * output is the same */
+		for (j = 0; j < nw; j++)
+			for (i = 0; i <= ws[j]->bin->ft.n; i++)
+				if (own[j][i] >= k)
+					own[j][i] = 0;
+		jobs = k;
 	}
 	for (j = 0; j < nw; j++)
 		ws[j]->me = 0;

@@ -406,7 +406,7 @@ same_jobs() {
 	[ "$(cat und.s.1.err und.sb.1.err und.tb.1.err | grep -c 'cannot decode')" -eq 0 ]
 }
 
-@test "fdatawrite -j: a worker that fails (a signal, an exit status, results cut short) fails the run with a clear message, and no -o file" {
+@test "fdatawrite -j: a worker that fails (a signal, an exit status, results cut short) fails the run with a clear message, and no -o file; one that cannot start leaves its share to the parent" {
 	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
 	walk sw 300
 	perfdecode sw.data | preagg -b sw > sw.pa
@@ -428,6 +428,12 @@ same_jobs() {
 	[[ "$output" == *"failed (exit status 3)"* ]]
 	PAWALK_TEST_FAIL=1:short run fdatawrite -j 2 -o out.fdata sw sw.pa
 	[[ "$output" == *"its results did not all come"* ]]
+	# a worker that cannot be started (a limit on processes): the
+	# parent walks its share, the same bytes
+	for k in 1 2 3; do
+		PAWALK_TEST_FAIL=$k:nofork fdatawrite -j 4 -o nf.$k.fdata sw sw.pa
+		same_file good.fdata nf.$k.fdata
+	done
 	# in one process there is no worker to fail
 	PAWALK_TEST_FAIL=1:kill fdatawrite -j 1 -o one.fdata sw sw.pa
 	same_file good.fdata one.fdata
