@@ -58,6 +58,7 @@ struct disc {
 	size_t		 nf, capf;
 	/* NameResolver's counters: name -> count */
 	struct strtab	 cnames;	/* the names (strtab.h) */
+	struct ftarena	 tmp;		/* names only they hold */
 	uint64_t	*ccount;	/* the count of each */
 	size_t		 ccap, cn;
 	struct fsym	*ent;
@@ -80,6 +81,8 @@ struct dynrel {
 
 /* between the function table's files */
 char *	 ft_str(struct functab *ft, const char *s, size_t n);
+char *	 ft_astr(struct ftarena *a, const char *s, size_t n);
+void	 ft_arena_free(struct ftarena *a);
 char *	 ft_cat(struct functab *ft, const char *a, const char *b,
 	    const char *c);
 char *	 ft_keepf(struct functab *ft, const char *fmt, ...) PRINTFLIKE(2, 3);

@@ -244,8 +244,8 @@ functab_marks_from(const struct functab *ft, uint64_t a)
 }
 
 /* "name/file", the key of a local function's other name: the one kept
- * the first time (uniquify's counters hold their keys where they are),
- * else formed in *buf */
+ * the first time (uniquify's counters hold their keys where they are,
+ * for the discovery only: d->tmp), else formed in *buf */
 static const char *
 alt_key(struct disc *d, char **buf, size_t *cap, const char *pn,
     const char *file)
@@ -258,7 +258,7 @@ alt_key(struct disc *d, char **buf, size_t *cap, const char *pn,
 	memcpy(*buf + lp + 1, file, lf + 1);
 	if (strtab_find(&d->cnames, *buf, lp + 1 + lf) >= 0)
 		return *buf;
-	return ft_str(d->ft, *buf, lp + 1 + lf);
+	return ft_astr(&d->tmp, *buf, lp + 1 + lf);
 }
 
 /* the main loop of discoverFileObjects over the sorted symbols */

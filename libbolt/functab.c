@@ -26,39 +26,62 @@
  */
 #define FT_CHUNK	((size_t)64 << 10)
 
-/* n bytes of the arena */
+/* n bytes of arena a */
 static char *
-ft_alloc(struct functab *ft, size_t n)
+arena_alloc(struct ftarena *a, size_t n)
 {
 	char *p;
 
-	if (n > ft->aleft) {
+	if (n > a->left) {
 		size_t sz = n > FT_CHUNK / 4 ? n : FT_CHUNK;
 
 		p = xmalloc(sz);
-		xgrow(&ft->strs, &ft->strscap, ft->nstrs + 1,
-		    sizeof(*ft->strs));
-		ft->strs[ft->nstrs++] = p;
+		xgrow(&a->chunks, &a->cap, a->n + 1, sizeof(*a->chunks));
+		a->chunks[a->n++] = p;
 		if (sz == n)
 			return p;	/* a chunk of its own */
-		ft->anext = p;
-		ft->aleft = sz;
+		a->next = p;
+		a->left = sz;
 	}
-	p = ft->anext;
-	ft->anext += n;
-	ft->aleft -= n;
+	p = a->next;
+	a->next += n;
+	a->left -= n;
 	return p;
 }
 
-/* a copy of s[0, n) in the arena */
-char *
-ft_str(struct functab *ft, const char *s, size_t n)
+void
+ft_arena_free(struct ftarena *a)
 {
-	char *p = ft_alloc(ft, n + 1);
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->chunks[i]);
+	free(a->chunks);
+	memset(a, 0, sizeof(*a));
+}
+
+static char *
+ft_alloc(struct functab *ft, size_t n)
+{
+	return arena_alloc(&ft->arena, n);
+}
+
+/* a copy of s[0, n) in arena a */
+char *
+ft_astr(struct ftarena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
 
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
+}
+
+/* a copy of s[0, n) in the table's arena */
+char *
+ft_str(struct functab *ft, const char *s, size_t n)
+{
+	return ft_astr(&ft->arena, s, n);
 }
 
 /* a, b and c one after the other, in the arena (c may be NULL) */
@@ -227,11 +250,32 @@ name_insert(struct functab *ft, const char *name, uint32_t idx)
 	ft->nameidx[k] = idx;
 }
 
+/* the index of the names, in the order a name goes to its first
+ * function: by function, each function's names in BOLT's order */
+static void
+index_names(struct functab *ft)
+{
+	size_t i, j;
+
+	for (i = 0; i < ft->n; i++) {
+		name_insert(ft, ft->f[i].name, (uint32_t)i);
+		for (j = ft->fnoff[i]; j < ft->fnoff[i + 1]; j++)
+			name_insert(ft, ft->fnames[j], (uint32_t)i);
+	}
+	ft->named = 1;
+}
+
 const struct bfunc *
 functab_by_name(const struct functab *ft, const char *name)
 {
-	long k = strtab_find(&ft->names, name, strlen(name));
+	long k;
 
+	/* made when first asked: most runs never ask (fdatawrite on a
+	 * binary without .cold fragments), and it is the largest part of
+	 * the table after the functions themselves */
+	if (!ft->named)
+		index_names((struct functab *)(uintptr_t)ft);
+	k = strtab_find(&ft->names, name, strlen(name));
 	return k < 0 ? NULL : &ft->f[ft->nameidx[k]];
 }
 
@@ -424,10 +468,11 @@ read_symbols(struct disc *d, struct elfobj *eo, Elf_Scn *symscn,
 static void
 make_table(struct functab *ft, struct disc *d)
 {
-	size_t i, k;
+	size_t i, k, nfn = 0, capfn = 0;
 
 	ft->f = xcalloc(d->nf + 1, sizeof(*ft->f));
 	ft->n = d->nf;
+	ft->fnoff = xcalloc(d->nf + 1, sizeof(*ft->fnoff));
 	for (i = 0; i < d->nf; i++) {
 		struct dfunc *f = &d->f[i];
 		struct bfunc *b = &ft->f[i];
@@ -453,10 +498,21 @@ make_table(struct functab *ft, struct disc *d)
 		b->parent = (uint32_t)i;
 		b->shndx = (uint16_t)f->sec;
 		b->num = f->num;
-		for (j = 0; j < f->nnames; j++)
-			name_insert(ft, ft_df_name(f, j), (uint32_t)i);
+		/* the aliases, for the index of names */
+		ft->fnoff[i] = (uint32_t)nfn;
+		if (f->nnames > 1) {
+			xgrow(&ft->fnames, &capfn, nfn + f->nnames - 1,
+			    sizeof(*ft->fnames));
+			for (j = 1; j < f->nnames; j++)
+				ft->fnames[nfn++] = ft_df_name(f, j);
+		}
 		free(f->more);
 	}
+	if (nfn >= UINT32_MAX) {
+		fprintf(stderr, "%s: too many function names\n", progname);
+		exit(1);
+	}
+	ft->fnoff[d->nf] = (uint32_t)nfn;
 	addr_index(ft);
 	/* entries: assign the functions of those found in the symbol loop */
 	for (i = 0; i < d->nent; i++) {
@@ -544,6 +600,7 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 	free(d.f);
 	free(d.syms);
 	strtab_free(&d.cnames);
+	ft_arena_free(&d.tmp);
 	free(d.ccount);
 	return 0;
 }
@@ -564,11 +621,9 @@ addr_index(struct functab *ft)
 void
 functab_free(struct functab *ft)
 {
-	size_t i;
-
-	for (i = 0; i < ft->nstrs; i++)
-		free(ft->strs[i]);
-	free(ft->strs);
+	ft_arena_free(&ft->arena);
+	free(ft->fnames);
+	free(ft->fnoff);
 	free(ft->f);
 	free(ft->syms);
 	free(ft->fdes);

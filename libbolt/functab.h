@@ -90,6 +90,14 @@ struct fmark {
 	uint8_t		data;
 };
 
+/* strings freed together: chunks, the last one filling (functab.c) */
+struct ftarena {
+	char		**chunks;
+	size_t		 n, cap;
+	char		*next;		/* the free end */
+	size_t		 left;
+};
+
 struct functab {
 	struct bfunc	*f;		/* sorted by address, no overlaps */
 	size_t		 n;
@@ -106,17 +114,19 @@ struct functab {
 	size_t		 nsecs;
 	struct freg	*regs;		/* data objects, in registration order */
 	size_t		 nregs, capregs;
-	/* private: the functions' names (strtab.h, holding the names
-	 * where they are: no copy) and the function of each; the names
-	 * made here live in an arena of chunks (strs), the others are
-	 * libelf's */
+	/* private: the other names of each function (aliases: f[i].name
+	 * is the first), fnames[fnoff[i]] to fnames[fnoff[i + 1] - 1] in
+	 * BOLT's order; the index by name (strtab.h, holding the names
+	 * where they are) and the function of each, which functab_by_name
+	 * makes of them the first time it is asked (named); the names made
+	 * here live in an arena, the others are libelf's */
+	const char	**fnames;
+	uint32_t	*fnoff;
+	int		 named;
 	struct strtab	 names;
 	uint32_t	*nameidx;	/* by name number */
 	size_t		 nameidxcap;
-	char		**strs;
-	size_t		 nstrs, strscap;
-	char		*anext;		/* the arena's free end */
-	size_t		 aleft;
+	struct ftarena	 arena;
 	/* functab_find's index of the functions' starts (addrix.h; its
 	 * starts are f[i].addr, dense) */
 	struct addrix	 aix;
@@ -135,7 +145,8 @@ int	 functab_load_flags(struct functab *, struct elfobj *eo,
 void	 functab_free(struct functab *);
 /* the function whose [addr, addr + maxsize) holds a, or NULL */
 const struct bfunc *functab_find(const struct functab *, uint64_t a);
-/* by fdata name (either form), or NULL */
+/* by fdata name (either form), or NULL; the first call makes the index
+ * of the names (not to be made by two threads at once) */
 const struct bfunc *functab_by_name(const struct functab *, const char *);
 /* the allocatable section holding a, or NULL */
 const struct fsec *functab_section(const struct functab *, uint64_t a);
