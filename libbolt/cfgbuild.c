@@ -46,7 +46,7 @@ add_edge(struct fbuild *b, uint64_t from, uint64_t to)
 
 static void keep_sites(struct cfg *, const struct fbuild *);
 static void keep_tables(struct cfg *, struct fbuild *);
-static void keep_sources(struct cfg *, const struct fbuild *);
+static void keep_sources(struct cfg *, struct fbuild *);
 
 /* the block starting at offset off, or -1 */
 static long
@@ -57,17 +57,63 @@ block_at_start(const struct cfg *g, uint64_t off)
 	return k >= 0 && g->blocks[k].start == off ? k : -1;
 }
 
+/* the successor lists of the graph being built, nb blocks: each
+ * block's in b->sh (head, tail, count), the entries in b->sl (target
+ * block, next), in the order they are added */
+static void
+succ_init(struct fbuild *b, size_t nb)
+{
+	size_t i;
+
+	xgrow(&b->sh, &b->capsh, 3 * nb + 3, sizeof(*b->sh));
+	for (i = 0; i < nb; i++) {
+		b->sh[3 * i] = b->sh[3 * i + 1] = UINT32_MAX;
+		b->sh[3 * i + 2] = 0;
+	}
+	b->nsl = 0;
+}
+
+static int
+succ_has(const struct fbuild *b, size_t fb, uint32_t tb)
+{
+	uint32_t e;
+
+	for (e = b->sh[3 * fb]; e != UINT32_MAX; e = b->sl[2 * e + 1])
+		if (b->sl[2 * e] == tb)
+			return 1;
+	return 0;
+}
+
+static void
+succ_add(struct fbuild *b, size_t fb, uint32_t tb)
+{
+	uint32_t e = (uint32_t)b->nsl++;
+
+	xgrow(&b->sl, &b->capsl, 2 * b->nsl, sizeof(*b->sl));
+	b->sl[2 * e] = tb;
+	b->sl[2 * e + 1] = UINT32_MAX;
+	if (b->sh[3 * fb + 1] == UINT32_MAX)
+		b->sh[3 * fb] = e;
+	else
+		b->sl[2 * b->sh[3 * fb + 1] + 1] = e;
+	b->sh[3 * fb + 1] = e;
+	b->sh[3 * fb + 2]++;
+}
+
 /* addUnknownControlFlow: block fb's successors are every offset the
  * function is referenced at (ExternallyReferencedOffsets: from data, and
  * in strict mode the targets of its jump tables), once each, in the
  * order of the offsets (a std::set) */
 static void
-add_refs(const struct cfgdis *d, size_t fi, const struct fbuild *b,
-    const struct cfg *g, uint32_t **sv, size_t *sn, size_t *sc, long fb)
+add_refs(const struct cfgdis *d, size_t fi, struct fbuild *b,
+    const struct cfg *g, long fb)
 {
-	size_t m, mm, n = d->nxref[fi] + b->nreftg;
-	uint64_t *all = xcalloc(n + 1, sizeof(*all));
+	size_t m, n = d->nxref[fi] + b->nreftg;
+	uint64_t *all;
 
+	if (fb < 0)
+		return;
+	all = xcalloc(n + 1, sizeof(*all));
 	for (m = 0; m < n; m++)
 		all[m] = m < d->nxref[fi] ? d->xref[fi][m] :
 		    b->reftg[m - d->nxref[fi]];
@@ -76,15 +122,9 @@ add_refs(const struct cfgdis *d, size_t fi, const struct fbuild *b,
 		uint64_t o = all[m];
 		long tb = block_at_start(g, o);
 
-		if (tb < 0)
+		if (tb < 0 || succ_has(b, (size_t)fb, (uint32_t)tb))
 			continue;
-		for (mm = 0; mm < sn[fb]; mm++)
-			if (sv[fb][mm] == (uint32_t)tb)
-				break;
-		if (mm < sn[fb])
-			continue;
-		xgrow(&sv[fb], &sc[fb], sn[fb] + 1, sizeof(**sv));
-		sv[fb][sn[fb]++] = (uint32_t)tb;
+		succ_add(b, (size_t)fb, (uint32_t)tb);
 	}
 	free(all);
 }
@@ -337,10 +377,7 @@ successors(struct fbuild *b, struct cfg *g)
 	struct cfgdis *d = b->d;
 	size_t fi = (size_t)b->fi, nb = g->nblocks, i;
 	int reloc = d->ft->has_relocs;
-	uint32_t **sv = xcalloc(nb + 1, sizeof(*sv));
-	size_t *sn = xcalloc(nb + 1, sizeof(*sn)),
-	    *sc = xcalloc(nb + 1, sizeof(*sc));
-	size_t e, total = 0;
+	size_t e;
 
 	/* postProcessIndirectBranches: a jump through a table is
 	 * checked again on its block's instructions alone; where the
@@ -353,6 +390,7 @@ successors(struct fbuild *b, struct cfg *g)
 	uint64_t *bad = NULL;
 	size_t capbad = 0;
 
+	succ_init(b, nb);
 	b->nreftg = cd_uniq(b->reftg, b->nreftg);
 	for (i = 0; i < b->nin; i++)
 		nij += b->in[i].kind == IK_IJMP;
@@ -402,17 +440,11 @@ successors(struct fbuild *b, struct cfg *g)
 		if (fb < 0 || tb < 0)
 			continue;
 		/* the same successor once (jump tables repeat) */
-		for (m = 0; m < sn[fb]; m++)
-			if (sv[fb][m] == (uint32_t)tb)
-				break;
-		if (m < sn[fb])
-			continue;
-		xgrow(&sv[fb], &sc[fb], sn[fb] + 1, sizeof(**sv));
-		sv[fb][sn[fb]++] = (uint32_t)tb;
+		if (!succ_has(b, (size_t)fb, (uint32_t)tb))
+			succ_add(b, (size_t)fb, (uint32_t)tb);
 	}
 	for (e = 0; e < nbad; e++)
-		add_refs(d, fi, b, g, sv, sn, sc,
-		    cfg_block_at(g, bad[e]));
+		add_refs(d, fi, b, g, cfg_block_at(g, bad[e]));
 	free(bad);
 	/* unknown control flow in strict mode: the data-referenced
 	 * offsets; non-strict: non-simple */
@@ -444,7 +476,7 @@ successors(struct fbuild *b, struct cfg *g)
 			b->in[b->unknown[e]].tail = 1;
 			continue;
 		}
-		add_refs(d, fi, b, g, sv, sn, sc, fb);
+		add_refs(d, fi, b, g, fb);
 	}
 	for (i = 0; i < nb; i++) {
 		struct cfg_block *bb = &g->blocks[i];
@@ -452,6 +484,7 @@ successors(struct fbuild *b, struct cfg *g)
 		const struct insn *last = &b->in[li];
 		int falls = 0;
 		int ctc = last->kind == IK_JCC && last->tail;
+		uint32_t sn = b->sh[3 * i + 2];
 
 		if (last->kind == IK_CALL || last->kind == IK_ICALL)
 			bb->flags |= CFG_ENDS_CALL;
@@ -459,31 +492,25 @@ successors(struct fbuild *b, struct cfg *g)
 			bb->flags |= CFG_ENDS_RET;
 		if (last->tail)
 			bb->flags |= CFG_ENDS_TAIL;
-		if (sn[i] == 0)
+		if (sn == 0)
 			falls = ctc ? 1 : !is_term(last);
-		else if (sn[i] == 1)
+		else if (sn == 1)
 			falls = !ctc && last->kind == IK_JCC &&
 			    !last->nopped;
 		if (falls && i + 1 < nb) {
 			bb->flags |= CFG_FALLS;
-			xgrow(&sv[i], &sc[i], sn[i] + 1, sizeof(**sv));
-			sv[i][sn[i]++] = (uint32_t)(i + 1);
+			succ_add(b, i, (uint32_t)(i + 1));
 		}
-		total += sn[i];
 	}
-	g->succs = xcalloc(total + 1, sizeof(*g->succs));
+	g->succs = xcalloc(b->nsl + 1, sizeof(*g->succs));
 	for (i = 0; i < nb; i++) {
+		uint32_t k;
+
 		g->blocks[i].succ = (uint32_t)g->nsuccs;
-		g->blocks[i].nsucc = (uint32_t)sn[i];
-		if (sn[i])
-			memcpy(&g->succs[g->nsuccs], sv[i],
-			    sn[i] * sizeof(*sv[i]));
-		g->nsuccs += sn[i];
-		free(sv[i]);
+		g->blocks[i].nsucc = b->sh[3 * i + 2];
+		for (k = b->sh[3 * i]; k != UINT32_MAX; k = b->sl[2 * k + 1])
+			g->succs[g->nsuccs++] = b->sl[2 * k];
 	}
-	free(sv);
-	free(sn);
-	free(sc);
 }
 
 struct cfg *
@@ -498,15 +525,11 @@ cd_build(struct cfgdis *d, size_t fi)
 
 	g->addr = f->addr;
 	g->size = f->size;
-	memset(&b, 0, sizeof(b));
-	b.d = d;
-	b.f = f;
-	b.fi = (long)fi;
-	b.fragi = -1;
 	if ((g->why = ignored_early(d, fi)) != NULL) {
 		g->ignored = 1;
 		return g;
 	}
+	cd_fbuild_init(&b, d, fi);
 	if (d->arch->decode(d, fi, &b.in, &b.capin, &b.nin, 0) == -1 ||
 	    b.nin == 0) {
 		g->ignored = 1;
@@ -557,19 +580,78 @@ out:
 		d->stats.nonsimple++;
 	else
 		d->stats.simple++;
-	free(b.in);
-	free(b.labels);
-	free(b.entries);
-	free(b.lps);
-	free(b.edges);
-	free(b.tables);
-	free(b.ltab);
-	free(b.unknown);
-	free(b.frag);
-	free(b.jts);
-	free(b.reftg);
-	free(b.jtv);
+	cd_fbuild_done(&b);
 	return g;
+}
+
+/* a working array is kept for the next build up to this size: more is
+ * a rare function's, whose memory goes back (as malloc's own threshold
+ * for giving it back, 128 KiB, has it) */
+#define FB_KEEP		((size_t)128 << 10)
+
+/* the arrays of struct fbuild cd_fbuild_init and cd_fbuild_done pass on
+ * (fragent is the caller's: cfgdis_tables hands it out) */
+#define FB_BUFS(X)							\
+	X(in, capin) X(labels, caplabels) X(entries, capentries)	\
+	X(lps, caplps) X(edges, capedges) X(tables, captables)		\
+	X(ltab, capltab) X(unknown, capunknown) X(frag, capfrag)	\
+	X(jts, capjts) X(reftg, capreftg) X(jtv, capjtv) X(sh, capsh)	\
+	X(sl, capsl) X(tmp, captmp)
+
+/* b empty, for function fi, with the spare arrays of the last build
+ * done (a build within a build, func_tables', finds none and allocates
+ * its own) */
+void
+cd_fbuild_init(struct fbuild *b, struct cfgdis *d, size_t fi)
+{
+	struct fbuild *s = d->spare;
+
+	memset(b, 0, sizeof(*b));
+	b->d = d;
+	b->f = &d->ft->f[fi];
+	b->fi = (long)fi;
+	b->fragi = -1;
+	if (s == NULL)
+		return;
+#define TAKE(a, c)	b->a = s->a; b->c = s->c; s->a = NULL; s->c = 0;
+	FB_BUFS(TAKE)
+#undef TAKE
+}
+
+/* b's arrays: kept for the next build where there is room, else freed */
+void
+cd_fbuild_done(struct fbuild *b)
+{
+	struct cfgdis *d = b->d;
+	struct fbuild *s;
+
+	if (d->spare == NULL)
+		d->spare = xcalloc(1, sizeof(*d->spare));
+	s = d->spare;
+#define GIVE(a, c)							\
+	if (s->a == NULL && b->c * sizeof(*b->a) <= FB_KEEP) {		\
+		s->a = b->a;						\
+		s->c = b->c;						\
+	} else								\
+		free(b->a);						\
+	b->a = NULL;							\
+	b->c = 0;
+	FB_BUFS(GIVE)
+#undef GIVE
+}
+
+void
+cd_fbuild_free_spare(struct cfgdis *d)
+{
+	struct fbuild *s = d->spare;
+
+	if (s == NULL)
+		return;
+#define FREE(a, c)	free(s->a);
+	FB_BUFS(FREE)
+#undef FREE
+	free(s);
+	d->spare = NULL;
 }
 
 static int
@@ -642,17 +724,21 @@ keep_sites(struct cfg *g, const struct fbuild *b)
  * the first 8, the last 4 and the NOPs of every block of a
  * 3500-function program, tests/data/yamlwrite/srcgen.py) */
 static void
-keep_sources(struct cfg *g, const struct fbuild *b)
+keep_sources(struct cfg *g, struct fbuild *b)
 {
 	size_t i, j = 0, n = 0;
 	uint64_t *v, *lastreal;
 
 	if (g->nblocks == 0)
 		return;
-	lastreal = xcalloc(g->nblocks, sizeof(*lastreal));
+	/* in b->tmp: the offsets, then each block's last instruction
+	 * that is no NOP */
+	xgrow(&b->tmp, &b->captmp, b->nin + 2 * g->nblocks + 1,
+	    sizeof(*b->tmp));
+	v = b->tmp;
+	lastreal = b->tmp + b->nin + g->nblocks + 1;
 	for (j = 0; j < g->nblocks; j++)
 		lastreal[j] = UINT64_MAX;
-	v = xcalloc(b->nin + g->nblocks + 1, sizeof(*v));
 	j = 0;
 	for (i = 0; i < b->nin; i++) {
 		const struct insn *in = &b->in[i];
@@ -667,9 +753,10 @@ keep_sources(struct cfg *g, const struct fbuild *b)
 	for (j = 0; j < g->nblocks; j++)
 		if (lastreal[j] != UINT64_MAX && lastreal[j] != g->blocks[j].last)
 			v[n++] = lastreal[j];
-	free(lastreal);
 	sort64(v, n);
 	/* kept with the graph: no larger than what it holds */
-	g->srcs = xreallocarray(v, n + 1, sizeof(*v));
+	g->srcs = xcalloc(n + 1, sizeof(*v));
+	if (n > 0)
+		memcpy(g->srcs, v, n * sizeof(*v));
 	g->nsrcs = n;
 }

@@ -84,6 +84,23 @@ reloc_from(const struct cfgdis *d, uint64_t off)
 	return a;
 }
 
+/* the relocation at off or NULL, from the first at or after a lower
+ * offset, *i (cd_reloc_from): *i moves to the first at or after off, so
+ * that a walk up the addresses costs no search at each */
+const struct reloc *
+cd_reloc_next(const struct cfgdis *d, size_t *i, uint64_t off)
+{
+	while (*i < d->nrel && d->rel[*i].off < off)
+		(*i)++;
+	return *i < d->nrel && d->rel[*i].off == off ? &d->rel[*i] : NULL;
+}
+
+size_t
+cd_reloc_from(const struct cfgdis *d, uint64_t off)
+{
+	return reloc_from(d, off);
+}
+
 const struct reloc *
 cd_reloc_at(const struct cfgdis *d, uint64_t off)
 {
@@ -408,6 +425,7 @@ cfgdis_close(struct cfgdis *d)
 	free(d->cref);
 	free(d->dsym);
 	free(d->scratch);
+	cd_fbuild_free_spare(d);
 	free(d->g);
 	free(d->xent);
 	free(d->nxent);
@@ -756,6 +774,11 @@ gather(struct cfgdis *d)
 		d->done[i] |= set[i];
 	d->scanned = 1;
 	free(set);
+	/* scan_branches' decoding, as large as the largest function's: a
+	 * gather again is rare */
+	free(d->scratch);
+	d->scratch = NULL;
+	d->capscratch = 0;
 	/* the passes over every function's code are done: what stays in
 	 * memory of the file is what the graphs read from now on */
 	elfobj_release(d->eo);
@@ -938,11 +961,7 @@ cfgdis_tables(struct cfgdis *d, size_t fi, struct cfgdis_jt **out,
 	g = cfgdis_get(d, fi);
 	sized = !g->ignored && !(ft->f[fi].flags & BF_NONSIMPLE) &&
 	    !d->padrel[fi];
-	memset(&b, 0, sizeof(b));
-	b.d = d;
-	b.f = &ft->f[fi];
-	b.fi = (long)fi;
-	b.fragi = -1;
+	cd_fbuild_init(&b, d, fi);
 	if (d->arch->decode(d, fi, &b.in, &b.capin, &b.nin, 0) == -1)
 		goto out;
 	cd_find_tables(&b);	/* b.tables: the bounds of the final analysis */
@@ -982,11 +1001,7 @@ cfgdis_tables(struct cfgdis *d, size_t fi, struct cfgdis_jt **out,
 	}
 out:
 	free(tg);
-	free(b.in);
-	free(b.tables);
-	free(b.ltab);
-	free(b.frag);
-	free(b.jtv);
+	cd_fbuild_done(&b);
 	*out = v;
 	*frag = b.fragent;
 	*nfrag = b.nfragent;

@@ -140,6 +140,10 @@ struct cfgdis {
 	int		 bat;		/* a BAT section: BOLT's BAT mode */
 	struct insn	*scratch;	/* scan_branches' decoding */
 	size_t		 capscratch;
+	/* the working arrays of the last struct fbuild done, for the next
+	 * (cd_fbuild_init, cd_fbuild_done): a graph's build allocates and
+	 * frees no array of its own, most of the time */
+	struct fbuild	*spare;
 	/* BOLT's jump tables of the whole binary (BinaryContext::JumpTables),
 	 * which bound each other: each function's tables, found on first
 	 * use; in relocation mode the code's references to data by the
@@ -203,6 +207,12 @@ struct fbuild {
 	int		 wantfrag;
 	uint64_t	*fragent;
 	size_t		 nfragent, capfragent;
+	/* successors (cfgbuild.c): each block's list, head and tail (sh:
+	 * pairs, UINT32_MAX for none), of pairs in sl (target, next) */
+	uint32_t	*sh, *sl;
+	size_t		 capsh, nsl, capsl;
+	uint64_t	*tmp;		/* keep_sources' offsets */
+	size_t		 captmp;
 };
 
 enum { IB_UNKNOWN, IB_TAIL, IB_TABLE };	/* jump_table's answers */
@@ -295,6 +305,9 @@ int	 cd_hitmap_near(const struct cd_hitmap *m, uint64_t a);
 int	 cd_hitmap_has(const struct cd_hitmap *m, const struct functab *ft,
 	       uint64_t a);
 const struct reloc * cd_reloc_at(const struct cfgdis *d, uint64_t off);
+size_t	 cd_reloc_from(const struct cfgdis *d, uint64_t off);
+const struct reloc * cd_reloc_next(const struct cfgdis *d, size_t *i,
+	       uint64_t off);
 long	 cd_insn_at(const struct fbuild *b, uint64_t off);
 size_t	 cd_uniq(uint64_t *v, size_t n);
 void	 cd_read_lsda(struct fbuild *b, uint64_t lsda);
@@ -305,6 +318,9 @@ int	 cd_find_tables(struct fbuild *b);
 const struct bfunc * cd_func_past_end(const struct functab *ft, uint64_t a);
 void	 cd_lite_tables(struct cfgdis *d, const uint8_t *set);
 struct cfg * cd_build(struct cfgdis *d, size_t fi);
+void	 cd_fbuild_init(struct fbuild *b, struct cfgdis *d, size_t fi);
+void	 cd_fbuild_done(struct fbuild *b);
+void	 cd_fbuild_free_spare(struct cfgdis *d);
 void	 cd_code_read(struct cfgdis *d, uint64_t size);
 
 #endif

@@ -168,11 +168,7 @@ func_tables(struct cfgdis *d, size_t fi, uint32_t *n)
 		struct fbuild b;
 		int sp = d->splitpass;
 
-		memset(&b, 0, sizeof(b));
-		b.d = d;
-		b.f = &d->ft->f[fi];
-		b.fi = (long)fi;
-		b.fragi = -1;
+		cd_fbuild_init(&b, d, fi);
 		d->splitpass = 0;
 		if (!(b.f->flags & (BF_PLT | BF_PSEUDO)) &&
 		    d->arch->decode(d, fi, &b.in, &b.capin, &b.nin, 0) == 0)
@@ -180,11 +176,7 @@ func_tables(struct cfgdis *d, size_t fi, uint32_t *n)
 		d->splitpass = sp;
 		d->jtknown[fi] = 1;
 		cd_code_read(d, b.f->size);
-		free(b.in);
-		free(b.tables);
-		free(b.ltab);
-		free(b.frag);
-		free(b.jtv);
+		cd_fbuild_done(&b);
 	}
 	*n = d->njt[fi];
 	return d->jt[fi];
@@ -287,7 +279,7 @@ cd_analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
 	const uint8_t *p;
 	uint64_t avail, ub, ea, v, esz = pic ? 4 : 8;
 	size_t real = 0, unreach = 0, start = *nout, nent = 0, trimmed = 0;
-	size_t fstart0 = b->nfragent;
+	size_t fstart0 = b->nfragent, ri;
 	const struct bfunc *f = b->f;
 	int reloc = b->d->ft->has_relocs, other = 0, cut = 0, fstart = 0;
 	const struct bfunc *past;
@@ -306,9 +298,11 @@ cd_analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
 		 * table starts no later than where those end */
 		uint64_t e = t;
 
+		ri = reloc ? cd_reloc_from(b->d, t) : 0;
 		if (reloc)
 			for (; e + esz <= ub; e += esz) {
-				const struct reloc *r = cd_reloc_at(b->d, e);
+				const struct reloc *r = cd_reloc_next(b->d,
+				    &ri, e);
 
 				if (r == NULL || r->pcrel != pic)
 					break;
@@ -320,9 +314,10 @@ cd_analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
 			cut = other;
 		}
 	}
+	ri = reloc ? cd_reloc_from(b->d, t) : 0;
 	for (ea = t; ea + esz <= ub; ea += esz) {
 		if (reloc) {
-			const struct reloc *r = cd_reloc_at(b->d, ea);
+			const struct reloc *r = cd_reloc_next(b->d, &ri, ea);
 
 			if (pic && (r == NULL || !r->pcrel))
 				break;

@@ -21,13 +21,19 @@ _Static_assert(SAMEKIND(OTHER) && SAMEKIND(NOP) && SAMEKIND(JCC) &&
     SAMEKIND(ICALL) && SAMEKIND(TRAP) && SAMEKIND(HLT) && SAMEKIND(BAD),
     "x86class.h's kinds are the graph builder's");
 
-/* the two Capstone handles */
+/* the two Capstone handles, each with the one instruction its callers
+ * decode into (none of them holds it across a call of another: a
+ * cs_malloc and cs_free at each decoding cost more than the decoding of
+ * most instructions) */
 struct x86cs {
 	csh		 cs;		/* with operand details */
 	csh		 csn;		/* without: the decoding pass */
+	cs_insn		*ci, *cin;	/* cs's, csn's */
 };
 #define CS(d)	(((struct x86cs *)(d)->archd)->cs)
 #define CSN(d)	(((struct x86cs *)(d)->archd)->csn)
+#define CI(d)	(((struct x86cs *)(d)->archd)->ci)
+#define CIN(d)	(((struct x86cs *)(d)->archd)->cin)
 
 static int
 x86_pcrel(uint32_t t)
@@ -157,20 +163,19 @@ writes_reg(struct fbuild *b, long j, unsigned reg)
 	size_t left;
 	cs_insn *ci;
 	cs_regs rr, ww;
-	uint8_t nr = 0, nw = 0, k;
+	uint8_t nr = 0, nw = 0, i;
 	unsigned r64 = x86_gpr64(reg);
 	int w = 0;
 
 	if ((p = cd_sec_bytes(b->d, addr, &avail)) == NULL)
 		return 0;
 	left = in->size <= avail ? in->size : (size_t)avail;
-	ci = cs_malloc(CS(b->d));
+	ci = CI(b->d);
 	if (cs_disasm_iter(CS(b->d), &p, &left, &addr, ci) &&
 	    cs_regs_access(CS(b->d), ci, rr, &nr, ww, &nw) == CS_ERR_OK)
-		for (k = 0; k < nw && !w; k++)
-			w = ww[k] == reg || (r64 != 0 && reg == r64 &&
-			    x86_gpr64(ww[k]) == r64);
-	cs_free(ci, 1);
+		for (i = 0; i < nw && !w; i++)
+			w = ww[i] == reg || (r64 != 0 && reg == r64 &&
+			    x86_gpr64(ww[i]) == r64);
 	return w;
 }
 
@@ -375,7 +380,7 @@ decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *capout,
 	*nout = 0;
 	if ((code = cd_sec_bytes(d, f->addr, &avail)) == NULL || avail < f->size)
 		return -1;
-	ci = cs_malloc(CSN(d));
+	ci = CIN(d);
 	p = code;
 	left = (size_t)f->size;
 	addr = f->addr;
@@ -439,7 +444,6 @@ decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *capout,
 			xgrow(&v, &cap, nin + 1, sizeof(*v));
 		v[nin++] = in;
 	}
-	cs_free(ci, 1);
 	*out = v;
 	*capout = cap;
 	*nout = nin;
@@ -462,12 +466,11 @@ detail(struct fbuild *b, long k)
 	if ((p = cd_sec_bytes(b->d, addr, &avail)) == NULL)
 		return;
 	left = in->size <= avail ? in->size : (size_t)avail;
-	ci = cs_malloc(CS(b->d));
+	ci = CI(b->d);
 	if (cs_disasm_iter(CS(b->d), &p, &left, &addr, ci)) {
 		in->id = (uint16_t)ci->id;
 		x86_operands(ci, in);
 	}
-	cs_free(ci, 1);
 }
 
 /* hasValidCodePadding: NOPs, zeros, int3 and short forward jumps */
@@ -493,7 +496,7 @@ valid_padding(struct fbuild *b)
 		p++;
 		left--;
 	}
-	ci = cs_malloc(CS(b->d));
+	ci = CI(b->d);
 	addr = f->addr + f->size + (uint64_t)(p - code);
 	while (left > 0) {
 		if (*p == 0 || *p == 0xcc) {
@@ -515,7 +518,6 @@ valid_padding(struct fbuild *b)
 		ok = 0;
 		break;
 	}
-	cs_free(ci, 1);
 	return ok;
 }
 
@@ -534,7 +536,7 @@ slow_ripref(struct cfgdis *d, uint64_t addr, size_t size, uint64_t *t)
 	if ((p = cd_sec_bytes(d, addr, &avail)) == NULL || avail < size)
 		return 0;
 	left = size;
-	ci = cs_malloc(CS(d));
+	ci = CI(d);
 	if (cs_disasm_iter(CS(d), &p, &left, &a, ci))
 		for (i = 0; i < ci->detail->x86.op_count; i++) {
 			const cs_x86_op *o = &ci->detail->x86.operands[i];
@@ -545,7 +547,6 @@ slow_ripref(struct cfgdis *d, uint64_t addr, size_t size, uint64_t *t)
 				break;
 			}
 		}
-	cs_free(ci, 1);
 	return ok;
 }
 
@@ -597,11 +598,10 @@ bytes_return(struct cfgdis *d, uint64_t a)
 	/* other bytes need no decoding */
 	if (!x86d_ret_bytes(p, left))
 		return 0;
-	ci = cs_malloc(CSN(d));
+	ci = CIN(d);
 	if (cs_disasm_iter(CSN(d), &p, &left, &addr, ci))
 		r = ci->id == X86_INS_RET || ci->id == X86_INS_RETF ||
 		    ci->id == X86_INS_RETFQ;
-	cs_free(ci, 1);
 	return r;
 }
 
@@ -659,6 +659,16 @@ x86_open(struct cfgdis *d, char *err, size_t errlen)
 		free(x);
 		return -1;
 	}
+	if ((x->ci = cs_malloc(x->cs)) == NULL ||
+	    (x->cin = cs_malloc(x->csn)) == NULL) {
+		snprintf(err, errlen, "capstone: out of memory");
+		if (x->ci != NULL)
+			cs_free(x->ci, 1);
+		cs_close(&x->cs);
+		cs_close(&x->csn);
+		free(x);
+		return -1;
+	}
 	d->archd = x;
 	return 0;
 }
@@ -668,6 +678,8 @@ x86_close(struct cfgdis *d)
 {
 	struct x86cs *x = d->archd;
 
+	cs_free(x->ci, 1);
+	cs_free(x->cin, 1);
 	cs_close(&x->cs);
 	cs_close(&x->csn);
 	free(x);
