@@ -153,7 +153,12 @@ x86_gpr64(unsigned r)
 }
 
 /* does instruction j write reg or a part of it, explicitly or not
- * (MCInstrDesc::hasDefOfPhysReg: a def of a sub-register counts) */
+ * (MCInstrDesc::hasDefOfPhysReg: a def of a sub-register counts), as
+ * Capstone's cs_regs_access tells.  x86dec's table answers for most
+ * instructions (x86d_writes, checked against Capstone by x86chk): whether
+ * any part of reg's 64-bit register is written, all the question is for
+ * a 64-bit reg; Capstone decodes the others, and the instructions where
+ * a smaller reg's own part is written. */
 static int
 writes_reg(struct fbuild *b, long j, unsigned reg)
 {
@@ -165,11 +170,23 @@ writes_reg(struct fbuild *b, long j, unsigned reg)
 	cs_regs rr, ww;
 	uint8_t nr = 0, nw = 0, i;
 	unsigned r64 = x86_gpr64(reg);
-	int w = 0;
+	int w = 0, g;
+	struct x86d x;
+	struct x86k k;
+	uint16_t mask;
 
 	if ((p = cd_sec_bytes(b->d, addr, &avail)) == NULL)
 		return 0;
 	left = in->size <= avail ? in->size : (size_t)avail;
+	/* (what x86chk checks: the instructions x86_fast takes) */
+	if (!in->slow && (g = x86k_gpr(reg)) >= 0 && *p != 0xf0 &&
+	    x86d_decode(p, left, &x) && x.len == in->size &&
+	    x86k_table(&x, p, addr, &k) && x86d_writes(p, &x, &mask)) {
+		if (!(mask & (1u << g)))
+			return 0;
+		if (reg == r64)
+			return 1;
+	}
 	ci = CI(b->d);
 	if (cs_disasm_iter(CS(b->d), &p, &left, &addr, ci) &&
 	    cs_regs_access(CS(b->d), ci, rr, &nr, ww, &nw) == CS_ERR_OK)

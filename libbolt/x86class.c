@@ -206,6 +206,60 @@ cs_operands_agree(const cs_insn *ci, const struct x86k *v)
 }
 
 int
+x86k_gpr(unsigned r)
+{
+	/* by their encoding's numbers (x86d_writes) */
+	static const uint16_t g[16][5] = {
+		{ X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL, X86_REG_AH },
+		{ X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL, X86_REG_CH },
+		{ X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL, X86_REG_DH },
+		{ X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL, X86_REG_BH },
+		{ X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL, 0 },
+		{ X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL, 0 },
+		{ X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL, 0 },
+		{ X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL, 0 },
+		{ X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B, 0 },
+		{ X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B, 0 },
+		{ X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B, 0 },
+		{ X86_REG_R11, X86_REG_R11D, X86_REG_R11W, X86_REG_R11B, 0 },
+		{ X86_REG_R12, X86_REG_R12D, X86_REG_R12W, X86_REG_R12B, 0 },
+		{ X86_REG_R13, X86_REG_R13D, X86_REG_R13W, X86_REG_R13B, 0 },
+		{ X86_REG_R14, X86_REG_R14D, X86_REG_R14W, X86_REG_R14B, 0 },
+		{ X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B, 0 },
+	};
+	static int8_t map[X86_REG_ENDING];
+	static int ready;
+	size_t i, k;
+
+	if (!ready) {
+		for (i = 0; i < X86_REG_ENDING; i++)
+			map[i] = -1;
+		for (i = 0; i < 16; i++)
+			for (k = 0; k < 5; k++)
+				if (g[i][k] != 0)
+					map[g[i][k]] = (int8_t)i;
+		ready = 1;
+	}
+	return r < X86_REG_ENDING ? map[r] : -1;
+}
+
+int
+x86k_cs_writes(csh cs, const cs_insn *ci, uint16_t *mask)
+{
+	cs_regs rr, ww;
+	uint8_t nr = 0, nw = 0, k;
+	int g;
+
+	*mask = 0;
+	if (cs_regs_access(cs, ci, rr, &nr, ww, &nw) != CS_ERR_OK)
+		return 0;
+	for (k = 0; k < nw; k++)
+		if ((g = x86k_gpr(ww[k])) >= 0)
+			*mask |= (uint16_t)(1u << g);
+	return 1;
+}
+
+int
 x86chk(csh cs, cs_insn *ci, const uint8_t *p, size_t n, uint64_t addr,
     size_t *cslen, char *why, size_t whylen)
 {
@@ -216,6 +270,7 @@ x86chk(csh cs, cs_insn *ci, const uint8_t *p, size_t n, uint64_t addr,
 	uint64_t a0 = addr;
 	int known, ok;
 	const char *what = NULL;
+	uint16_t wt = 0, wc = 0;
 
 	known = x86d_decode(p, n, &x) && x86k_table(&x, p, addr, &a);
 
@@ -242,6 +297,12 @@ x86chk(csh cs, cs_insn *ci, const uint8_t *p, size_t n, uint64_t addr,
 		what = "target";
 	else if (!cs_operands_agree(ci, &b))
 		what = "Capstone's operands";
+	else if (x86d_writes(p, &x, &wt) &&
+	    (!x86k_cs_writes(cs, ci, &wc) || wt != wc)) {
+		snprintf(why, whylen, "registers written: 0x%04x, Capstone "
+		    "0x%04x (%s %s)", wt, wc, ci->mnemonic, ci->op_str);
+		return -1;
+	}
 	if (what == NULL)
 		return 1;
 	snprintf(why, whylen, "%s: length %u kind %d id %u target 0x%llx, "

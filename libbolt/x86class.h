@@ -48,11 +48,23 @@ void	 x86k_capstone(const cs_insn *ci, struct x86k *k);
 int	 x86k_table(const struct x86d *x, const uint8_t *p, uint64_t addr,
 	    struct x86k *k);
 
+/* the number x86d_writes gives the general-purpose register Capstone
+ * numbers r, or of the 64-bit one it is part of (0 rax ... 15 r15), or -1
+ * for any other register */
+int	 x86k_gpr(unsigned r);
+
+/* the general-purpose registers Capstone's decoding ci (of cs, with
+ * details) writes, as x86d_writes gives them: 1, or 0 if Capstone cannot
+ * tell */
+int	 x86k_cs_writes(csh cs, const cs_insn *ci, uint16_t *mask);
+
 /* p[0, n) at address addr through x86d_decode and x86k_table, and
  * through Capstone and x86k_capstone (cs: x86-64, CS_OPT_DETAIL on; ci
  * from cs_malloc(cs), left holding Capstone's decoding when it decodes
- * one).  1: the table accepts and agrees; 0: the table declines; -1: the
- * table accepts and disagrees (why: what, with Capstone's text).
+ * one).  1: the table accepts and agrees (and so do x86d_writes' answer,
+ * when it gives one, and Capstone's registers written); 0: the table
+ * declines; -1: the table accepts and disagrees (why: what, with
+ * Capstone's text).
  * *cslen: Capstone's length, 0 if it cannot decode p. */
 int	 x86chk(csh cs, cs_insn *ci, const uint8_t *p, size_t n,
 	    uint64_t addr, size_t *cslen, char *why, size_t whylen);

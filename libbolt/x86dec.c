@@ -367,3 +367,218 @@ x86d_ret_bytes(const uint8_t *p, size_t n)
 	return k < n && (p[k] == 0xc2 || p[k] == 0xc3 || p[k] == 0xca ||
 	    p[k] == 0xcb);
 }
+
+/* the register of a byte operand numbered r (REX bits included): without
+ * any REX byte, 4 to 7 are ah, ch, dh, bh, parts of rax to rbx */
+static unsigned
+gpr8(unsigned r, int rex)
+{
+	return !rex && r >= 4 && r < 8 ? r - 4 : r;
+}
+
+int
+x86d_writes(const uint8_t *p, const struct x86d *d, uint16_t *mask)
+{
+	size_t k = 0;
+	int rex = 0, opsz = 0, byte = 0, mod3;
+	uint8_t op, rep = 0, m = 0;
+	unsigned reg, rm, sub, w = 0;
+
+	/* the kinds whose writes need no operands: branches write none of
+	 * these registers (rip is none), pushes of the return address and
+	 * pops of it rsp */
+	switch (d->kind) {
+	case X86D_JCC: case X86D_JMP: case X86D_IJMP:
+		*mask = 0;
+		return 1;
+	case X86D_CALL: case X86D_ICALL: case X86D_RET:
+		*mask = 1u << 4;
+		return 1;
+	case X86D_LEAVE:
+		*mask = 1u << 4 | 1u << 5;
+		return 1;
+	case X86D_NOP:
+		/* 66 90 is Capstone 4's xchg %ax,%ax */
+		if (p[0] == 0x66 && d->len == 2 && p[1] == 0x90)
+			return 0;
+		*mask = 0;
+		return 1;
+	}
+	while (k < d->len && (p[k] == 0x66 || p[k] == 0x64 || p[k] == 0x65 ||
+	    p[k] == 0xf2 || p[k] == 0xf3 || p[k] == 0x2e)) {
+		if (p[k] == 0x66)
+			opsz = 1;
+		else if (p[k] == 0xf2 || p[k] == 0xf3)
+			rep = p[k];
+		k++;
+	}
+	if (k < d->len && (p[k] & 0xf0) == 0x40)
+		rex = p[k++];
+	if (k >= d->len)
+		return 0;
+	op = p[k++];
+	if (op == 0x0f) {
+		if (k >= d->len)
+			return 0;
+		op = p[k++];
+		if (k < d->len)
+			m = p[k];
+		reg = ((m >> 3) & 7) | (rex & 4 ? 8 : 0);
+		rm = (m & 7) | (rex & 1 ? 8 : 0);
+		mod3 = (m >> 6) == 3;
+		if (rep) {
+			switch (op) {
+			case 0x2c: case 0x2d:	/* cvt[t]s[sd]2si */
+			case 0xb8: case 0xbc: case 0xbd: /* popcnt, tzcnt,
+							  * lzcnt */
+				w = 1u << reg;
+				break;
+			case 0x10: case 0x11: case 0x2a: case 0x51: case 0x58:
+			case 0x59: case 0x5a: case 0x5c: case 0x5d: case 0x5e:
+			case 0x5f: case 0x6f: case 0x7f:
+				break;		/* xmm */
+			default:
+				return 0;
+			}
+			*mask = (uint16_t)w;
+			return 1;
+		}
+		if (op >= 0x40 && op <= 0x4f)		/* cmovcc */
+			w = 1u << reg;
+		else if (op >= 0x90 && op <= 0x9f)	/* setcc */
+			w = mod3 ? 1u << gpr8(rm, rex) : 0;
+		else if (op >= 0xc8 && op <= 0xcf)	/* bswap */
+			w = 1u << ((op & 7) | (rex & 1 ? 8 : 0));
+		else
+			switch (op) {
+			case 0x1f: case 0x18:		/* nop, prefetch */
+			case 0xa3:			/* bt */
+			case 0x10: case 0x11: case 0x28: case 0x29: case 0x2e:
+			case 0x2f: case 0x54: case 0x55: case 0x56: case 0x57:
+			case 0x58: case 0x59: case 0x5c: case 0x5d: case 0x5e:
+			case 0x5f: case 0x6e: case 0x6f: case 0x7f: case 0x74:
+			case 0x75: case 0x76: case 0xd4: case 0xdb: case 0xdf:
+			case 0xeb: case 0xef: case 0xfa: case 0xfb: case 0xfe:
+			case 0x60: case 0x61: case 0x62: case 0x68: case 0x69:
+			case 0x6a: case 0x6c: case 0x6d: case 0x70:
+				break;			/* flags, xmm, mm */
+			case 0xa4: case 0xa5: case 0xac: case 0xad: /* shld,
+								     * shrd */
+			case 0xab: case 0xb3: case 0xbb:	/* bts, btr,
+								 * btc */
+				w = mod3 ? 1u << rm : 0;
+				break;
+			case 0xba:			/* bt* imm8 */
+				w = mod3 && (m >> 3 & 7) > 4 ? 1u << rm : 0;
+				break;
+			case 0xaf: case 0xb6: case 0xb7: case 0xbe: case 0xbf:
+			case 0xbc: case 0xbd:	/* imul, movzx, movsx,
+						 * bsf, bsr */
+				w = 1u << reg;
+				break;
+			default:
+				return 0;
+			}
+		*mask = (uint16_t)w;
+		return 1;
+	}
+	(void)opsz;
+	if (rep)
+		return 0;
+	if (k < d->len)
+		m = p[k];
+	reg = ((m >> 3) & 7) | (rex & 4 ? 8 : 0);
+	rm = (m & 7) | (rex & 1 ? 8 : 0);
+	sub = (m >> 3) & 7;
+	mod3 = (m >> 6) == 3;
+#define RMW(b)	(mod3 ? 1u << ((b) ? gpr8(rm, rex) : rm) : 0)
+#define REGW(b)	(1u << ((b) ? gpr8(reg, rex) : reg))
+	if (op < 0x40) {
+		/* add, or, adc, sbb, and, sub, xor, cmp (no write) */
+		if (op >> 3 == 7)
+			w = 0;
+		else
+			switch (op & 7) {
+			case 0: case 1:
+				w = RMW(!(op & 1));
+				break;
+			case 2: case 3:
+				w = REGW(!(op & 1));
+				break;
+			case 4: case 5:
+				w = 1;
+				break;
+			default:
+				return 0;
+			}
+	} else if (op >= 0x50 && op <= 0x57)		/* push */
+		w = 1u << 4;
+	else if (op >= 0x58 && op <= 0x5f)		/* pop */
+		w = 1u << 4 | 1u << ((op & 7) | (rex & 1 ? 8 : 0));
+	else if (op >= 0x91 && op <= 0x97)		/* xchg with eax */
+		w = 1u | 1u << ((op & 7) | (rex & 1 ? 8 : 0));
+	else if (op >= 0xb0 && op <= 0xb7)		/* mov r8, imm */
+		w = 1u << gpr8((op & 7) | (rex & 1 ? 8 : 0), rex);
+	else if (op >= 0xb8 && op <= 0xbf)		/* mov r, imm */
+		w = 1u << ((op & 7) | (rex & 1 ? 8 : 0));
+	else
+		switch (op) {
+		case 0x63: case 0x69: case 0x6b: case 0x8b: case 0x8d:
+			w = REGW(0);
+			break;
+		case 0x8a:
+			w = REGW(1);
+			break;
+		case 0x68: case 0x6a:			/* push imm */
+			w = 1u << 4;
+			break;
+		case 0x80: case 0x81: case 0x83:
+			w = sub == 7 ? 0 : RMW(op == 0x80);
+			break;
+		case 0x84: case 0x85: case 0xcc:	/* test, int3 */
+			w = 0;
+			break;
+		case 0xa8: case 0xa9:
+			/* test al/eax, imm: Capstone 4 has it write eax */
+			w = 1;
+			break;
+		case 0x86: case 0x87:			/* xchg */
+			byte = op == 0x86;
+			w = REGW(byte) | RMW(byte);
+			break;
+		case 0x88: case 0x89: case 0xc6: case 0xc7:	/* mov */
+		case 0xc0: case 0xc1: case 0xd0: case 0xd1: case 0xd2:
+		case 0xd3:				/* shifts */
+			w = RMW(!(op & 1));
+			break;
+		case 0x98:				/* cwde, cdqe */
+			w = 1;
+			break;
+		case 0x99:
+			/* cdq, cqo: edx, and eax as Capstone 4 has it */
+			w = 1u | 1u << 2;
+			break;
+		case 0xf6: case 0xf7:
+			if (sub == 0)			/* test */
+				w = 0;
+			else if (sub == 2 || sub == 3)	/* not, neg */
+				w = RMW(op == 0xf6);
+			else				/* mul, div */
+				w = op == 0xf6 ? 1u : 1u | 1u << 2;
+			break;
+		case 0xfe: case 0xff:
+			if (sub <= 1)			/* inc, dec */
+				w = RMW(op == 0xfe);
+			else if (op == 0xff && sub == 6)	/* push */
+				w = 1u << 4;
+			else
+				return 0;
+			break;
+		default:
+			return 0;
+		}
+#undef RMW
+#undef REGW
+	*mask = (uint16_t)w;
+	return 1;
+}

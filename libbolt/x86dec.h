@@ -45,6 +45,14 @@ struct x86d {
  * else 0 (decode it otherwise) */
 int	 x86d_decode(const uint8_t *p, size_t n, struct x86d *d);
 
+/* the general-purpose registers the instruction at p, decoded as d by
+ * x86d_decode, writes as Capstone 4 tells them (cs_regs_access, implicit
+ * ones included): *mask has bit r for a write of register r or of a part
+ * of it (0 rax, 1 rcx, 2 rdx, 3 rbx, 4 rsp, 5 rbp, 6 rsi, 7 rdi, 8-15
+ * r8-r15); 1, or 0 if this does not know (ask Capstone).  x86chk checks
+ * every answer against Capstone's. */
+int	 x86d_writes(const uint8_t *p, const struct x86d *d, uint16_t *mask);
+
 /* the one return detector's screen: whether p[0, n) may encode a return,
  * c2, c3, ca or cb after legacy prefixes and REX (every encoding
  * Capstone, like LLVM's MCPlusBuilder::isReturn, reads as a return has

@@ -96,7 +96,7 @@ bolt_same() {
 	bolt_same app 1000
 }
 
-@test "fdatawrite, large program: x86dec's table decoder agrees with Capstone on all its code, and on every opcode pair" {
+@test "fdatawrite, large program: x86dec's table decoder agrees with Capstone on all its code, and on every opcode pair (lengths, kinds, registers written)" {
 	run x86dectest "$LARGE/app" "$LARGE/app-pie"
 	echo "$output"
 	[ "$status" -eq 0 ]

@@ -5,7 +5,10 @@
  * decoder accepts must have Capstone's length, and the kind cfgdis.c would
  * give it from Capstone's decoding (branch targets, PC-relative lea
  * addresses, NOPs, pops, leave, returns; "other" for everything that is
- * none of those); bytes Capstone cannot decode must not be accepted.
+ * none of those), and, where x86d_writes answers, the general-purpose
+ * registers Capstone's cs_regs_access says it writes (cfgdis's
+ * jump-table patterns ask it); bytes Capstone cannot decode must not be
+ * accepted.
  *   x86dectest [-u] FILE... a linear sweep over each executable section
  *                           of each ELF file
  *   x86dectest -r N SEED [FILE...]
