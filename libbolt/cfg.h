@@ -180,6 +180,13 @@ const struct cfg *cfgdis_get(struct cfgdis *, size_t i);
  * nothing is gathered and no graph built ahead. */
 void	 cfgdis_prepare_ahead(struct cfgdis *);
 const struct cfg *cfgdis_build_ahead(struct cfgdis *, size_t i);
+/* cfgdis_prepare_ahead while a profile read from in ("-": the standard
+ * input) is not there yet: in relocation mode, when in is a pipe or a
+ * socket with nothing to read (the stage before is still at work: preagg
+ * writes only at its end), the facts of all functions are gathered now
+ * rather than those of the functions the profile touches once it comes;
+ * 1 if they were */
+int	 cfgdis_gather_waiting(struct cfgdis *, const char *in);
 /* the number BOLT gives the secondary entry point at offset off of
  * function i (getEntryIDForSymbol: 1, 2, ... in address order among its
  * secondary entries, with or without a graph), or 0 if there is none */

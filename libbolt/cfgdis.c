@@ -8,8 +8,10 @@
  * first use (cfgbuild.c).  The instruction set is the struct cfg_arch
  * of the binary's machine (cfgint.h).
  */
+#include <sys/stat.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -840,6 +842,25 @@ cfgdis_prepare_ahead(struct cfgdis *d)
 	/* the functions asked for are those asked from now on */
 	memset(d->need, 0, d->ft->n);
 	d->nneed = 0;
+}
+
+int
+cfgdis_gather_waiting(struct cfgdis *d, const char *in)
+{
+	struct pollfd p;
+	struct stat st;
+
+	if (d->scanned || !d->ft->has_relocs || strcmp(in, "-") != 0 ||
+	    fstat(0, &st) == -1 || !(S_ISFIFO(st.st_mode) ||
+	    S_ISSOCK(st.st_mode)))
+		return 0;
+	p.fd = 0;
+	p.events = POLLIN;
+	p.revents = 0;
+	if (poll(&p, 1, 0) != 0)
+		return 0;
+	cfgdis_prepare_ahead(d);
+	return 1;
 }
 
 /* after cfgdis_prepare_ahead, function fi is asked for: the functions

@@ -110,6 +110,28 @@ walk() {	# walk BIN N: a cfgwalk perf.data of N samples
 	cfgtest x1 _Z4workP4Basei | grep -q lpad
 }
 
+@test "fdatawrite in a pipeline: what is gathered while the standard input has nothing yet gives the same fdata, warnings and -v counts as from a file" {
+	need_tool perf2bolt g++ clang-19 gcc
+	g++ -O2 -Wl,--emit-relocs "$SRC/cxx.cc" "$SRC/same1.c" -o x1
+	clang-19 -O2 -fpie -pie -Wl,--emit-relocs "$SW" -o sw2
+	gcc -O2 "$SW" -o sw3
+	gcc -O1 -fno-pie -no-pie -Wl,--emit-relocs "$DATA/fdatawrite/shapes_main.c" "$DATA/fdatawrite/shapes.s" -o h1
+	for b in x1 sw2 sw3 h1; do
+		walk $b 2000
+		compare $b $b.data 4
+		fdatawrite -v -o $b.file $b $b.pa 2> $b.file.err
+		# the input comes a second later: the code is read meanwhile
+		# (relocation mode; sw3 has none: what its graphs take from
+		# the rest waits for the profile)
+		(sleep 1; cat $b.pa) | fdatawrite -v -o $b.pipe $b 2> $b.pipe.err
+		cmp $b.cur $b.file
+		cmp $b.file $b.pipe
+		cmp $b.file.err $b.pipe.err
+		grep -q ' entries, ' $b.pipe.err
+	done
+	grep -q ' main.cold/1 ' x1.pipe
+}
+
 @test "fdatawrite: static functions of the same name, labels, FDE-only code" {
 	need_tool perf2bolt gcc clang-19
 	gcc -O2 -Wl,--emit-relocs "$SRC/same_main.c" "$SRC/same1.c" "$SRC/same2.c" "$SRC/labels.s" -o a1

@@ -978,6 +978,8 @@ main(int argc, char **argv)
 		ctx_open(&cs[i], bl.path[i], &r, bolted, literal);
 		cs[i].withmem = nmemfiles > 0;
 	}
+	for (i = 0; i < n; i++)
+		cfgdis_gather_waiting(cs[i].cd, in);
 	if (pa_open(&r, in) == -1) {
 		prog_open_error(in);
 	}
