@@ -324,12 +324,16 @@ make_blocks(const struct fbuild *b, struct cfg *g)
 	size_t capbl = 0, cur = SIZE_MAX;
 	const struct insn *prev = NULL;
 	int after_term = 0;
+	size_t li = 0;
 
 	for (i = 0; i < b->nin; i++) {
 		const struct insn *in = &b->in[i];
 		int newb = 0;
 
-		if (sorted_has(b->labels, b->nlabels, in->off))
+		/* (the labels are sorted: a cursor, not a search) */
+		while (li < b->nlabels && b->labels[li] < in->off)
+			li++;
+		if (li < b->nlabels && b->labels[li] == in->off)
 			newb = 1;
 		else if (after_term) {
 			/* the double jump: a jmp joins the block of a
@@ -377,7 +381,7 @@ successors(struct fbuild *b, struct cfg *g)
 	struct cfgdis *d = b->d;
 	size_t fi = (size_t)b->fi, nb = g->nblocks, i;
 	int reloc = d->ft->has_relocs;
-	size_t e;
+	size_t e, li;
 
 	/* postProcessIndirectBranches: a jump through a table is
 	 * checked again on its block's instructions alone; where the
@@ -478,10 +482,14 @@ successors(struct fbuild *b, struct cfg *g)
 		}
 		add_refs(d, fi, b, g, fb);
 	}
-	for (i = 0; i < nb; i++) {
+	for (i = 0, li = 0; i < nb; i++) {
 		struct cfg_block *bb = &g->blocks[i];
-		long li = cd_insn_at(b, bb->last);
-		const struct insn *last = &b->in[li];
+		const struct insn *last;
+
+		/* (blocks and instructions in address order: a cursor) */
+		while (b->in[li].off < bb->last)
+			li++;
+		last = &b->in[li];
 		int falls = 0;
 		int ctc = last->kind == IK_JCC && last->tail;
 		uint32_t sn = b->sh[3 * i + 2];
@@ -520,7 +528,7 @@ cd_build(struct cfgdis *d, size_t fi)
 	const struct bfunc *f = &ft->f[fi];
 	struct fbuild b;
 	struct cfg *g = xcalloc(1, sizeof(*g));
-	size_t k;
+	size_t k, j;
 	int reloc = ft->has_relocs;
 
 	g->addr = f->addr;
@@ -545,9 +553,11 @@ cd_build(struct cfgdis *d, size_t fi)
 	collect_labels(&b);
 	branch_targets(&b);
 	b.nlabels = cd_uniq(b.labels, b.nlabels);
-	/* a label inside an instruction */
-	for (k = 0; k < b.nlabels; k++)
-		if (cd_insn_at(&b, b.labels[k]) < 0) {
+	/* a label inside an instruction (both sorted: a cursor) */
+	for (k = 0, j = 0; k < b.nlabels; k++) {
+		while (j < b.nin && b.in[j].off < b.labels[k])
+			j++;
+		if (j == b.nin || b.in[j].off != b.labels[k]) {
 			g->why = "a label inside an instruction";
 			if (reloc) {
 				g->ignored = 1;
@@ -556,6 +566,7 @@ cd_build(struct cfgdis *d, size_t fi)
 			b.nonsimple = 1;
 			g->nocfg = 1;
 		}
+	}
 
 	make_blocks(&b, g);
 	successors(&b, g);

@@ -402,23 +402,27 @@ decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *capout,
 	left = (size_t)f->size;
 	addr = f->addr;
 	while (left > 0) {
-		struct insn in;
+		struct insn in, *fin;
 		struct x86k k;
 		uint64_t o = off;
 		size_t xl = 0;
 
-		memset(&in, 0, sizeof(in));
-		in.off = (uint32_t)o;
-		if (*p != 0xf0 && x86_fast(p, left, addr, &in)) {
-			p += in.size;
-			left -= in.size;
-			addr += in.size;
-			off += in.size;
-			if (nin == cap)
-				xgrow(&v, &cap, nin + 1, sizeof(*v));
-			v[nin++] = in;
+		/* the table's instructions straight into the array */
+		if (nin == cap)
+			xgrow(&v, &cap, nin + 1, sizeof(*v));
+		fin = &v[nin];
+		memset(fin, 0, sizeof(*fin));
+		fin->off = (uint32_t)o;
+		if (*p != 0xf0 && x86_fast(p, left, addr, fin)) {
+			p += fin->size;
+			left -= fin->size;
+			addr += fin->size;
+			off += fin->size;
+			nin++;
 			continue;
 		}
+		memset(&in, 0, sizeof(in));
+		in.off = (uint32_t)o;
 		if (*p == 0xf0 && left > 1) {
 			/* LLVM decodes a lock prefix as an instruction of its
 			 * own (glibc jumps over it) */
