@@ -291,8 +291,11 @@ ft_discover_symbols(struct disc *d)
 		{
 			const char *n = s->name;
 
-			/* a global's name is libelf's, where it is */
-			if (*n == '\0')
+			/* a global's name is libelf's, where it is; with
+			 * FT_BOUNDS every name is (no counting) */
+			if (ft->bounds)
+				uname = n;
+			else if (*n == '\0')
 				uname = ft_keepf(ft, "ANONYMOUS.%u", anon++);
 			else if (s->bind != STB_LOCAL)
 				uname = strncmp(n, ".L", 2) == 0 ?

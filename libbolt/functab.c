@@ -85,11 +85,21 @@ ft_str(struct functab *ft, const char *s, size_t n)
 }
 
 /* a, b and c one after the other, in the arena (c may be NULL) */
+/* with FT_BOUNDS, the names not formed */
+static char noname[1];
+
 char *
 ft_cat(struct functab *ft, const char *a, const char *b, const char *c)
 {
-	size_t la = strlen(a), lb = strlen(b), lc = c ? strlen(c) : 0;
-	char *p = ft_alloc(ft, la + lb + lc + 1);
+	size_t la, lb, lc;
+	char *p;
+
+	if (ft->bounds)
+		return noname;
+	la = strlen(a);
+	lb = strlen(b);
+	lc = c ? strlen(c) : 0;
+	p = ft_alloc(ft, la + lb + lc + 1);
 
 	memcpy(p, a, la);
 	memcpy(p + la, b, lb);
@@ -106,6 +116,8 @@ ft_keepf(struct functab *ft, const char *fmt, ...)
 	char buf[256], *s;
 	int n;
 
+	if (ft->bounds)
+		return noname;
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
@@ -128,10 +140,13 @@ ft_keepf(struct functab *ft, const char *fmt, ...)
 char *
 ft_uniquify(struct disc *d, const char *name)
 {
-	uint32_t k = strtab_intern_ref(&d->cnames, name, strlen(name));
 	char num[24], *e = num + sizeof(num);
 	uint64_t v;
+	uint32_t k;
 
+	if (d->ft->bounds)
+		return noname;
+	k = strtab_intern_ref(&d->cnames, name, strlen(name));
 	xgrow(&d->ccount, &d->ccap, (size_t)k + 1, sizeof(*d->ccount));
 	if (k >= d->cn) {
 		d->ccount[k] = 0;
@@ -206,6 +221,8 @@ functab_section(const struct functab *ft, uint64_t a)
 void
 ft_reg(struct functab *ft, const char *name, uint64_t addr, uint64_t size)
 {
+	if (ft->bounds)
+		return;
 	xgrow(&ft->regs, &ft->capregs, ft->nregs + 1, sizeof(*ft->regs));
 	ft->regs[ft->nregs++] = (struct freg){ addr, size, name };
 }
@@ -549,6 +566,7 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 	memset(&d, 0, sizeof(d));
 	d.ft = ft;
 	d.cnames.byref = 1;
+	ft->bounds = (flags & FT_BOUNDS) != 0;
 	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0 ||
 	    elf_getshdrnum(elf, &nscn) != 0)
 		return failf(err, errlen, "%s: bad section headers", eo->path);
@@ -596,7 +614,8 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 	ft_adjust_boundaries(&d);
 
 	make_table(ft, &d);
-	ft_link_fragments(ft, &d);
+	if (!ft->bounds)
+		ft_link_fragments(ft, &d);
 	free(d.f);
 	free(d.syms);
 	strtab_free(&d.cnames);

@@ -127,6 +127,7 @@ struct functab {
 	uint32_t	*nameidx;	/* by name number */
 	size_t		 nameidxcap;
 	struct ftarena	 arena;
+	int		 bounds;	/* loaded with FT_BOUNDS */
 	/* functab_find's index of the functions' starts (addrix.h; its
 	 * starts are f[i].addr, dense) */
 	struct addrix	 aix;
@@ -140,6 +141,12 @@ int	 functab_load(struct functab *, struct elfobj *eo, char *err,
 /* the same; with FT_ALLOW_STRIPPED a binary without .symtab is no error
  * (its functions come from .eh_frame and the PLT) */
 #define FT_ALLOW_STRIPPED	0x1u
+/* with FT_BOUNDS only the functions' bounds and kinds are BOLT's (addr,
+ * size, maxsize, flags, num, and the entries): their names are not
+ * formed (a symbol's own name, or ""), no data objects are registered
+ * (regs) and fragments have no parents: what preagg needs, at less
+ * cost */
+#define FT_BOUNDS		0x2u
 int	 functab_load_flags(struct functab *, struct elfobj *eo,
 	    unsigned flags, char *err, size_t errlen);
 void	 functab_free(struct functab *);

@@ -267,9 +267,9 @@ load_functions(void *arg)
 
 		/* a stripped binary still has its samples: its functions
 		 * are then those BOLT's --allow-stripped finds (.eh_frame,
-		 * PLT) */
-		if (functab_load_flags(&b->bb.ft, &b->bb.eo, FT_ALLOW_STRIPPED,
-		    loader_err, sizeof(loader_err)) == -1) {
+		 * PLT); only their bounds are used (FT_BOUNDS: no names) */
+		if (functab_load_flags(&b->bb.ft, &b->bb.eo, FT_ALLOW_STRIPPED |
+		    FT_BOUNDS, loader_err, sizeof(loader_err)) == -1) {
 			if (loader_err[0] == '\0')
 				snprintf(loader_err, sizeof(loader_err),
 				    "%s: cannot load its functions", b->path);
