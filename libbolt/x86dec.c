@@ -203,11 +203,102 @@ decode0(const uint8_t *p, size_t n, struct x86d *d)
 	return !seg || d->kind == X86D_OTHER;
 }
 
+/* the commonest encodings, without a legacy prefix (a REX byte may come
+ * first), by a look-up of the opcode: what decode0 and decode1 make of
+ * them, in fewer steps (the others, and any doubt, go to decode0).  The
+ * classes: a ModRM operand and an immediate of 0, 1 or 4 bytes (no 66,
+ * so Iz is 4); lea; push and pop of a register; and, without REX, jcc
+ * rel8, call and jmp rel32, jmp rel8, ret. */
+enum {
+	F_NO, F_M0, F_M1, F_MZ, F_LEA, F_R, F_POP,	/* REX or not */
+	F_JCC8, F_REL32, F_JMP8, F_RET			/* not after REX */
+};
+static const uint8_t fastop[256] = {
+	F_M0, F_M0, F_M0, F_M0, F_NO, F_NO, F_NO, F_NO, F_M0, F_M0, F_M0, F_M0, F_NO, F_NO, F_NO, F_NO,	/* 0_ */
+	F_M0, F_M0, F_M0, F_M0, F_NO, F_NO, F_NO, F_NO, F_M0, F_M0, F_M0, F_M0, F_NO, F_NO, F_NO, F_NO,	/* 1_ */
+	F_M0, F_M0, F_M0, F_M0, F_NO, F_NO, F_NO, F_NO, F_M0, F_M0, F_M0, F_M0, F_NO, F_NO, F_NO, F_NO,	/* 2_ */
+	F_M0, F_M0, F_M0, F_M0, F_NO, F_NO, F_NO, F_NO, F_M0, F_M0, F_M0, F_M0, F_NO, F_NO, F_NO, F_NO,	/* 3_ */
+	F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO,	/* 4_ */
+	F_R, F_R, F_R, F_R, F_R, F_R, F_R, F_R, F_POP, F_POP, F_POP, F_POP, F_POP, F_POP, F_POP, F_POP,	/* 5_ */
+	F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_MZ, F_NO, F_M1, F_NO, F_NO, F_NO, F_NO,	/* 6_ */
+	F_JCC8, F_JCC8, F_JCC8, F_JCC8, F_JCC8, F_JCC8, F_JCC8, F_JCC8, F_JCC8, F_JCC8, F_JCC8, F_JCC8, F_JCC8, F_JCC8, F_JCC8, F_JCC8,	/* 7_ */
+	F_M1, F_MZ, F_NO, F_M1, F_M0, F_M0, F_M0, F_M0, F_M0, F_M0, F_M0, F_M0, F_NO, F_LEA, F_NO, F_NO,	/* 8_ */
+	F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO,	/* 9_ */
+	F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO,	/* a_ */
+	F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO,	/* b_ */
+	F_NO, F_NO, F_NO, F_RET, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO,	/* c_ */
+	F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO,	/* d_ */
+	F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_REL32, F_REL32, F_NO, F_JMP8, F_NO, F_NO, F_NO, F_NO,	/* e_ */
+	F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO, F_NO,	/* f_ */
+};
+
+/* 1 and *d as decode0 gives it for opcode class c at p[k] (after k REX
+ * bytes, 0 or 1), or 0: let decode0 decide */
+static int
+fast(const uint8_t *p, size_t n, size_t k, int c, struct x86d *d)
+{
+	uint8_t op = p[k++];
+
+	d->len = 0;
+	d->kind = X86D_OTHER;
+	d->cc = 0;
+	d->disp = 0;
+	d->mrip = 0;
+	d->mripat = 0;
+	d->mdisp = 0;
+	switch (c) {
+	case F_M0:
+		return done(d, n, modrm_at(p, n, k, d), 0, X86D_OTHER);
+	case F_M1:
+		return done(d, n, modrm_at(p, n, k, d), 1, X86D_OTHER);
+	case F_MZ:
+		return done(d, n, modrm_at(p, n, k, d), 4, X86D_OTHER);
+	case F_LEA:
+		if (k >= n || (p[k] >> 6) == 3)
+			return 0;
+		return done(d, n, modrm_at(p, n, k, d), 0, X86D_LEA);
+	case F_R:
+		return done(d, n, k, 0, X86D_OTHER);
+	case F_POP:
+		return done(d, n, k, 0, X86D_POP);
+	case F_JCC8:
+		if (k >= n)
+			return 0;
+		d->cc = op & 0x0f;
+		d->disp = (int8_t)p[k];
+		return done(d, n, k + 1, 0, X86D_JCC);
+	case F_REL32:
+		if (k + 4 > n)
+			return 0;
+		d->disp = le32(p + k);
+		return done(d, n, k + 4, 0, op == 0xe8 ? X86D_CALL : X86D_JMP);
+	case F_JMP8:
+		if (k >= n)
+			return 0;
+		d->disp = (int8_t)p[k];
+		return done(d, n, k + 1, 0, X86D_JMP);
+	case F_RET:
+		return done(d, n, k, 0, X86D_RET);
+	}
+	return 0;
+}
+
 int
 x86d_decode(const uint8_t *p, size_t n, struct x86d *d)
 {
+	size_t k;
+	int c;
+
+	if (n >= 2) {
+		k = (p[0] & 0xf0) == 0x40;
+		c = fastop[p[k]];
+		if (c != F_NO && (k == 0 || c <= F_POP) &&
+		    fast(p, n, k, c, d))
+			goto rip;
+	}
 	if (!decode0(p, n, d))
 		return 0;
+rip:
 	/* the last ModRM read is the instruction's (a decline comes before
 	 * any other); a PC-relative one's displacement ends at most an
 	 * immediate before the end */
