@@ -87,6 +87,10 @@ vg() {
 	[ "$(grep -c '^B' lbr.lpa)" -gt 20 ]
 	vg fdatawrite -o lbr.fdata "$D/app" lbr.pa
 	[ "$(wc -l < lbr.fdata)" -gt 20 ]
+	# the walk split among three processes (memcheck follows the
+	# workers the parent forks): the same bytes
+	vg fdatawrite -j 3 -o lbr3.fdata "$D/app" lbr.pa
+	cmp lbr.fdata lbr3.fdata
 	vg yamlwrite -o lbr.yaml "$D/app" lbr.pa
 	grep -q 'succ:' lbr.yaml
 }
