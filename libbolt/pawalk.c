@@ -626,6 +626,13 @@ share(const struct pawalk *w, const uint8_t *marked, int jobs)
 	return own;
 }
 
+/* the graphs built, by the counts of cfgdis_stats */
+static uint64_t
+built(const struct cfgdis_stats *s)
+{
+	return s->simple + s->nonsimple + s->ignored;
+}
+
 /* a worker's end: its counts, then what its writer collected, for
  * each walker; exit 0 only if all of it was written */
 static noreturn void
@@ -659,9 +666,12 @@ worker_put(struct pawalk *const *ws, size_t nw, int fd,
 }
 
 /* the parent: worker k's counts and writers' collections, added to
- * its own; 0, or -1 if they did not all come */
+ * its own; if it built a graph of walker j, its count of undecodable
+ * functions in u[j] (see run_split); 0, or -1 if they did not all
+ * come */
 static int
-worker_get(struct pawalk *const *ws, size_t nw, int fd)
+worker_get(struct pawalk *const *ws, size_t nw, int fd, uint64_t *u,
+    int *got)
 {
 	FILE *fp = fdopen(fd, "r");
 	size_t j;
@@ -688,8 +698,11 @@ worker_get(struct pawalk *const *ws, size_t nw, int fd)
 		w->wstats.simple += st.simple;
 		w->wstats.nonsimple += st.nonsimple;
 		w->wstats.ignored += st.ignored;
-		w->wstats.undecodable += st.undecodable;
 		w->wstats.jtcut += st.jtcut;
+		if (built(&st) > 0) {
+			got[j] = 1;
+			u[j] = st.undecodable;
+		}
 		ok = w->ops->get(w->arg, fp) == 0;
 	}
 	/* nothing may follow */
@@ -754,13 +767,6 @@ test_fail(int k, int fd)
 	return 0;
 }
 
-/* the graphs built, by the counts of cfgdis_stats */
-static uint64_t
-built(const struct cfgdis_stats *s)
-{
-	return s->simple + s->nonsimple + s->ignored;
-}
-
 /* the walk split among jobs processes (pawalk_run_par), the entries v
  * read and marked, own[j] each walker's shares, code[j] the code of the
  * functions it touches */
@@ -773,6 +779,8 @@ run_split(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
 	int fd[PAWALK_MAXJOBS], p[2], k, got;
 	struct cfgdis_stats *pre = xcalloc(nw + 1, sizeof(*pre));
 	struct cfgdis_stats *base = xcalloc(nw + 1, sizeof(*base));
+	uint64_t *u = xcalloc(nw + 1, sizeof(*u));
+	int *gotg = xcalloc(nw + 1, sizeof(*gotg));
 	size_t i, j;
 
 	/* what the graphs take from the rest of the binary, once, before
@@ -826,24 +834,36 @@ run_split(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
 		ws[j]->me = 0;
 	walk_all(ws, nw, v, dl);
 	for (k = 1; k < jobs; k++) {
-		got = worker_get(ws, nw, fd[k]);
+		got = worker_get(ws, nw, fd[k], u, gotg);
 		worker_wait(pid[k], k, jobs, got);
 	}
 	for (j = 0; j < nw; j++) {
 		struct pawalk *w = ws[j];
+		const struct cfgdis_stats *now = cfgdis_stats(w->cd);
 
-		/* one process gathers at its first graph: with none got,
-		 * the gather (and the undecodable functions it counts) is
-		 * not one process's */
-		if (built(cfgdis_stats(w->cd)) == built(&base[j]) &&
-		    built(&w->wstats) == 0)
-			w->wstats.undecodable -= base[j].undecodable -
-			    pre[j].undecodable;
+		if (built(now) != built(&base[j])) {
+			gotg[j] = 1;
+			u[j] = now->undecodable - base[j].undecodable;
+		}
+		/*
+		 * One process counts the functions it cannot decode when it
+		 * gathers, at its first graph (cfgdis_get): what the gather
+		 * before the fork counted, and what the first graph of each
+		 * process counts after a gather made while the input was
+		 * not there (cfgdis_prepare_ahead: the same in each, the
+		 * functions asked for being the same), count once, and only
+		 * if some process got a graph.
+		 */
+		w->wstats.undecodable = (gotg[j] ? base[j].undecodable -
+		    pre[j].undecodable + u[j] : 0) -
+		    (now->undecodable - pre[j].undecodable);
 		w->own = NULL;
 		w->split = 0;
 	}
 	free(pre);
 	free(base);
+	free(u);
+	free(gotg);
 }
 
 int

@@ -426,6 +426,17 @@ same_jobs() {
 	same_jobs und.tb --bolted und und.t.pa
 	grep -q 'cannot decode' und.t.1.err
 	[ "$(cat und.s.1.err und.sb.1.err und.tb.1.err | grep -c 'cannot decode')" -eq 0 ]
+	# from a pipe whose data comes late, all functions are gathered
+	# while it waits, and each process's first graph counts them
+	for k in s sb t tb; do
+		o=; [ ${k#?} = b ] && o=--bolted
+		for j in 1 2 3; do
+			(sleep 0.3; cat und.${k%b}.pa) |
+			    fdatawrite $o -j $j -v -o und.$k.p$j und 2> und.$k.p$j.err
+			same_file und.$k.1 und.$k.p$j
+			same_file und.$k.1.err und.$k.p$j.err
+		done
+	done
 }
 
 @test "fdatawrite -j: a worker that fails (a signal, an exit status, results cut short) fails the run with a clear message, and no -o file; one that cannot start leaves its share to the parent" {
