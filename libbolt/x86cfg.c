@@ -119,39 +119,6 @@ x86_set(struct insn *in, const struct x86k *k)
 
 static void detail(struct fbuild *, long);
 
-/* the register written last before instruction k (up to 16 back, not
- * across a terminator or a call); -1 if none */
-/* the 64-bit register a general-purpose register is part of, or 0 */
-static unsigned
-x86_gpr64(unsigned r)
-{
-	static const unsigned g[][5] = {
-		{ X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL, X86_REG_AH },
-		{ X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL, X86_REG_BH },
-		{ X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL, X86_REG_CH },
-		{ X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL, X86_REG_DH },
-		{ X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL, 0 },
-		{ X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL, 0 },
-		{ X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL, 0 },
-		{ X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL, 0 },
-		{ X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B, 0 },
-		{ X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B, 0 },
-		{ X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B, 0 },
-		{ X86_REG_R11, X86_REG_R11D, X86_REG_R11W, X86_REG_R11B, 0 },
-		{ X86_REG_R12, X86_REG_R12D, X86_REG_R12W, X86_REG_R12B, 0 },
-		{ X86_REG_R13, X86_REG_R13D, X86_REG_R13W, X86_REG_R13B, 0 },
-		{ X86_REG_R14, X86_REG_R14D, X86_REG_R14W, X86_REG_R14B, 0 },
-		{ X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B, 0 },
-	};
-	size_t i, k;
-
-	for (i = 0; i < sizeof(g) / sizeof(g[0]); i++)
-		for (k = 0; k < 5; k++)
-			if (g[i][k] != 0 && g[i][k] == r)
-				return g[i][0];
-	return 0;
-}
-
 /* does instruction j write reg or a part of it, explicitly or not
  * (MCInstrDesc::hasDefOfPhysReg: a def of a sub-register counts), as
  * Capstone's cs_regs_access tells.  x86dec's table answers for most
@@ -169,7 +136,7 @@ writes_reg(struct fbuild *b, long j, unsigned reg)
 	cs_insn *ci;
 	cs_regs rr, ww;
 	uint8_t nr = 0, nw = 0, i;
-	unsigned r64 = x86_gpr64(reg);
+	unsigned r64 = x86k_gpr64(reg);
 	int w = 0, g;
 	struct x86d x;
 	struct x86k k;
@@ -192,7 +159,7 @@ writes_reg(struct fbuild *b, long j, unsigned reg)
 	    cs_regs_access(CS(b->d), ci, rr, &nr, ww, &nw) == CS_ERR_OK)
 		for (i = 0; i < nw && !w; i++)
 			w = ww[i] == reg || (r64 != 0 && reg == r64 &&
-			    x86_gpr64(ww[i]) == r64);
+			    x86k_gpr64(ww[i]) == r64);
 	return w;
 }
 

@@ -52,6 +52,9 @@ int	 x86k_table(const struct x86d *x, const uint8_t *p, uint64_t addr,
  * numbers r, or of the 64-bit one it is part of (0 rax ... 15 r15), or -1
  * for any other register */
 int	 x86k_gpr(unsigned r);
+/* the 64-bit register (Capstone's number) a general-purpose register
+ * is part of, or 0 */
+unsigned x86k_gpr64(unsigned r);
 
 /* the general-purpose registers Capstone's decoding ci (of cs, with
  * details) writes, as x86d_writes gives them: 1, or 0 if Capstone cannot

@@ -146,13 +146,10 @@ map0f_rep(const uint8_t *p, size_t n, size_t k, uint8_t rep,
 
 static int decode1(const uint8_t *, size_t, size_t, int, int, struct x86d *);
 
-static int
-decode0(const uint8_t *p, size_t n, struct x86d *d)
+/* *d as every decoding starts it: no instruction yet */
+static inline void
+clear(struct x86d *d)
 {
-	size_t k = 0, j;
-	int opsz = 0, seg = 0;
-	uint8_t rep = 0;
-
 	d->len = 0;
 	d->kind = X86D_OTHER;
 	d->cc = 0;
@@ -160,6 +157,16 @@ decode0(const uint8_t *p, size_t n, struct x86d *d)
 	d->mrip = 0;
 	d->mripat = 0;
 	d->mdisp = 0;
+}
+
+static int
+decode0(const uint8_t *p, size_t n, struct x86d *d)
+{
+	size_t k = 0, j;
+	int opsz = 0, seg = 0;
+	uint8_t rep = 0;
+
+	clear(d);
 	if (n == 0)
 		return 0;
 	if (p[0] != 0x66 && p[0] != 0x64 && p[0] != 0x65 && p[0] != 0xf2 &&
@@ -239,13 +246,7 @@ fast(const uint8_t *p, size_t n, size_t k, int c, struct x86d *d)
 {
 	uint8_t op = p[k++];
 
-	d->len = 0;
-	d->kind = X86D_OTHER;
-	d->cc = 0;
-	d->disp = 0;
-	d->mrip = 0;
-	d->mripat = 0;
-	d->mdisp = 0;
+	clear(d);
 	switch (c) {
 	case F_M0:
 		return done(d, n, modrm_at(p, n, k, d), 0, X86D_OTHER);
