@@ -7,7 +7,6 @@
  */
 #include <err.h>
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdnoreturn.h>
@@ -584,19 +583,6 @@ walk_all(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
 	}
 }
 
-/* the CPUs this process may run on */
-static int
-ncpus(void)
-{
-	cpu_set_t set;
-	long n;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		return CPU_COUNT(&set);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
-}
-
 /* the functions of w's binary shared among jobs processes: the code of
  * the functions the entries touch (marked), in address order, cut in
  * PAWALK_SLICES slices per process, dealt in turn, so that each has
@@ -900,7 +886,7 @@ pawalk_run_par(struct pawalk *const *ws, size_t nw, struct pa_reader *r,
 	 * then are copied, at a fault each) would cost more than it
 	 * saves */
 	if (jobs == 0)
-		jobs = !mayget || code < PAWALK_PARCODE ? 1 : ncpus();
+		jobs = !mayget || code < PAWALK_PARCODE ? 1 : prog_ncpus();
 	if (jobs > PAWALK_MAXJOBS)
 		jobs = PAWALK_MAXJOBS;
 	if (!par || code == 0)

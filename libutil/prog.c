@@ -1,12 +1,14 @@
 /* See COPYING file for copyright and license details. */
 /* prog.c: program name, locale and the messages every tool shares. */
 #include <errno.h>
+#include <sched.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 #include "bigmem.h"
@@ -240,4 +242,16 @@ failf(char *err, size_t errlen, const char *fmt, ...)
 	vfailf(err, errlen, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+int
+prog_ncpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
 }

@@ -45,6 +45,9 @@ size_t	 grow_cap(size_t cap, size_t need);
 /* prog.c: program name, common option helpers, messages */
 extern const char *progname;
 void	 prog_init(int argc, char **argv);	/* sets progname, LC_ALL=C */
+/* the CPUs this process may run on (its affinity, else those online),
+ * 1 to 1024: a tool's default count of threads or processes */
+int	 prog_ncpus(void);
 noreturn void prog_version(void);		/* prints "tool (profpipe) X" */
 noreturn void prog_usage_error(const char *fmt, ...) PRINTFLIKE(1, 2);
 						/* message + "try --help", exit 2 */

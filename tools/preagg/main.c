@@ -5,7 +5,6 @@
 #include <gelf.h>
 #include <getopt.h>
 #include <pthread.h>
-#include <sched.h>
 #include <err.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -400,14 +399,9 @@ report(void)
 static int
 default_threads(const char *first)
 {
-	cpu_set_t set;
 	struct stat st;
-	int n;
+	int n = prog_ncpus();
 
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		n = CPU_COUNT(&set);
-	else
-		n = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if ((strcmp(first, "-") == 0 ? fstat(0, &st) : stat(first, &st)) == 0 &&
 	    S_ISFIFO(st.st_mode))
 		n--;
