@@ -507,6 +507,31 @@ same_jobs() {
 	run fdatawrite prog missing.pa
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"missing.pa"* ]]
+	# a damaged --past-end file (batmap's fdata lines, checked over each
+	# field's range as yamlwrite --bat checks them, tests/53); -j and its
+	# bad counts
+	local l
+	for l in '1 main 10 1 main:not an fdata branch line' \
+	    '1 main 10000000000000000 1 main 4 0 1:offset out of range' \
+	    '1 main 10 1 main 4 0 99999999999999999999999:count out of range' \
+	    '0 [unknown] 0 1 main 4 0 1x:not an fdata branch line' \
+	    '1 main 10 1 main 4 0:not an fdata branch line'; do
+		printf '%s\n' "${l%%:*}" > bad.pe
+		run fdatawrite --bolted --past-end bad.pe -o out.fdata prog < /dev/null
+		[ "$status" -eq 1 ]
+		[[ "$output" == "fdatawrite: bad.pe:1: ${l#*:}"* ]]
+		[ ! -e out.fdata ]
+	done
+	printf '1 main\\ x 10 0 [unknown] ffffffffffffffff 0 18446744073709551606\n' > good.pe
+	fdatawrite --bolted --past-end good.pe -o out.fdata prog < /dev/null
+	[ "$(tail -1 out.fdata)" = "$(cat good.pe)" ]
+	rm -f out.fdata
+	for l in 0 -1 x 1x; do
+		run fdatawrite -j "$l" -o out.fdata prog < /dev/null
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"bad process count '$l'"* ]]
+		[ ! -e out.fdata ]
+	done
 }
 
 @test "fdatawrite: damaged streams never crash it" {

@@ -13,7 +13,6 @@
  * fall-throughs by libbolt/pawalk.c (as yamlwrite cuts them), names come
  * from libbolt/functab.c.
  */
-#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +25,7 @@
 #include "boltbin.h"
 #include "cfg.h"
 #include "datatab.h"
+#include "fdline.h"
 #include "pa.h"
 #include "pawalk.h"
 #include "binlist.h"
@@ -613,65 +613,30 @@ read_mem(struct ctx *cs, size_t ncs, int multi, const char *path)
 static char	*pastend;
 static size_t	 lpastend;
 
-static int
-fdata_loc(char **p)
-{
-	char *s = *p;
-
-	if (s[0] == '0' && strncmp(s, "0 [unknown] ", 12) == 0)
-		s += 12;
-	else if (s[0] == '1' && s[1] == ' ' && s[2] != ' ' && s[2] != '\0') {
-		for (s += 2; *s != ' '; s++) {
-			if (*s == '\0' || (unsigned char)*s < 0x21)
-				return 0;
-			if (*s == '\\' && (s[1] == ' ' || s[1] == '\\'))
-				s++;
-		}
-		s++;
-	} else
-		return 0;
-	if (!isxdigit((unsigned char)*s))
-		return 0;
-	while (isxdigit((unsigned char)*s))
-		s++;
-	if (*s != ' ')
-		return 0;
-	*p = s + 1;
-	return 1;
-}
-
 static void
 read_pastend(const char *path)
 {
 	struct lineio lr;
-	char *s;
-	size_t n, cap = 0;
-	int k;
+	struct fdloc l[2];
+	uint64_t mis, count;
+	char *scratch = NULL;
+	const char *why;
+	size_t n, cap = 0, capscratch = 0;
 
 	if (lr_open(&lr, path) == -1)
 		prog_open_error(path);
 	while (lr_next(&lr)) {
-		s = lr.buf;
-		if (!fdata_loc(&s) || !fdata_loc(&s))
-			lr_errx(&lr, "not an fdata branch line (batmap "
-			    "--past-end)");
-		for (k = 0; k < 2; k++) {
-			if (!isdigit((unsigned char)*s))
-				lr_errx(&lr, "not an fdata branch line (batmap "
-				    "--past-end)");
-			while (isdigit((unsigned char)*s))
-				s++;
-			if (*s != (k == 0 ? ' ' : '\0'))
-				lr_errx(&lr, "not an fdata branch line (batmap "
-				    "--past-end)");
-			s += k == 0;
-		}
 		n = strlen(lr.buf);
+		xgrow(&scratch, &capscratch, n + 1, 1);
+		if ((why = fdline_parse(lr.buf, scratch, l, &mis, &count)) !=
+		    NULL)
+			lr_errx(&lr, "%s", why);
 		xgrow(&pastend, &cap, lpastend + n + 1, 1);
 		memcpy(pastend + lpastend, lr.buf, n);
 		pastend[lpastend + n] = '\n';
 		lpastend += n + 1;
 	}
+	free(scratch);
 	lr_close(&lr);
 }
 

@@ -33,7 +33,6 @@
  * with tables that holds it, written as the block's `events`, which is
  * what llvm-bolt's YAML reader takes from a sample profile.
  */
-#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <stdio.h>
@@ -47,6 +46,7 @@
 #include "bigmem.h"
 #include "ktab.h"
 #include "cfg.h"
+#include "fdline.h"
 #include "functab.h"
 #include "pa.h"
 
@@ -343,73 +343,25 @@ pe_find(const void *key, const void *b)
 	return strcmp(key, pe_ft[*(const uint32_t *)b].filename);
 }
 
-/* one location of an fdata line ("0 [unknown] hex" or "1 name hex", the
- * name escaped as functab_put_name writes it) at *ps, into (known, BOLTed
- * function, offset) as resolve() gives them; name: scratch of the line's
- * length */
+/* location l of a --past-end line (fdline_parse) into (known, BOLTed
+ * function, offset) as resolve() gives them */
 static void
 pe_loc(struct bctx *c, const struct lineio *lr, const uint32_t *idx,
-    char **ps, char *name, int *known, uint32_t *p, uint64_t *off)
+    const struct fdloc *l, int *known, uint32_t *p, uint64_t *off)
 {
-	const uint32_t *hit = NULL;
-	char *s = *ps, *d = name;
-	int n;
+	const uint32_t *hit;
 
 	*known = 0;
-	if (strncmp(s, "0 [unknown] ", 12) == 0)
-		s += 12;
-	else if (s[0] == '1' && s[1] == ' ' && s[2] != ' ' && s[2] != '\0') {
-		for (s += 2; *s != ' '; s++) {
-			if (*s == '\0' || (unsigned char)*s < 0x21)
-				lr_errx(lr, "not an fdata branch line (batmap "
-				    "--past-end)");
-			if (*s == '\\' && (s[1] == ' ' || s[1] == '\\'))
-				s++;
-			*d++ = *s;
-		}
-		*d = '\0';
-		s++;
-		hit = bsearch(name, idx, c->inb.ft.n, sizeof(*idx), pe_find);
-		if (hit == NULL)
-			lr_errx(lr, "no function %s in the input binary", name);
+	*off = l->off;
+	if (!l->known)
+		return;
+	hit = bsearch(l->name, idx, c->inb.ft.n, sizeof(*idx), pe_find);
+	if (hit == NULL)
+		lr_errx(lr, "no function %s in the input binary", l->name);
+	if ((*p = c->rev[*hit]) == NONE)
+		c->nnomap++;
+	else
 		*known = 1;
-	} else
-		lr_errx(lr, "not an fdata branch line (batmap --past-end)");
-	*off = 0;
-	for (n = 0; isxdigit((unsigned char)*s); s++, n++) {
-		if (n == 16)
-			lr_errx(lr, "offset out of range");
-		*off = *off << 4 | (uint64_t)(isdigit((unsigned char)*s) ?
-		    *s - '0' : (tolower((unsigned char)*s) - 'a' + 10));
-	}
-	if (n == 0 || *s != ' ')
-		lr_errx(lr, "not an fdata branch line (batmap --past-end)");
-	*ps = s + 1;
-	if (*known) {
-		if ((*p = c->rev[*hit]) == NONE) {
-			c->nnomap++;
-			*known = 0;
-		}
-	}
-}
-
-static uint64_t
-pe_dec(const struct lineio *lr, char **ps, int last)
-{
-	char *s = *ps;
-	uint64_t v = 0;
-
-	if (!isdigit((unsigned char)*s))
-		lr_errx(lr, "not an fdata branch line (batmap --past-end)");
-	for (; isdigit((unsigned char)*s); s++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			lr_errx(lr, "count out of range");
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	if (*s != (last ? '\0' : ' '))
-		lr_errx(lr, "not an fdata branch line (batmap --past-end)");
-	*ps = s + !last;
-	return v;
 }
 
 static void
@@ -418,7 +370,9 @@ read_pastend(struct bctx *c, const char *path)
 	struct lineio lr;
 	uint32_t *idx, pf = NONE, pt = NONE;
 	uint64_t of, ot, mis, cnt;
-	char *s, *name = NULL;
+	char *name = NULL;
+	const char *why;
+	struct fdloc l[2];
 	size_t i, cap = 0;
 	int kf, kt;
 
@@ -430,12 +384,11 @@ read_pastend(struct bctx *c, const char *path)
 	if (lr_open(&lr, path) == -1)
 		prog_open_error(path);
 	while (lr_next(&lr)) {
-		s = lr.buf;
-		xgrow(&name, &cap, strlen(s) + 1, 1);
-		pe_loc(c, &lr, idx, &s, name, &kf, &pf, &of);
-		pe_loc(c, &lr, idx, &s, name, &kt, &pt, &ot);
-		mis = pe_dec(&lr, &s, 0);
-		cnt = pe_dec(&lr, &s, 1);
+		xgrow(&name, &cap, strlen(lr.buf) + 1, 1);
+		if ((why = fdline_parse(lr.buf, name, l, &mis, &cnt)) != NULL)
+			lr_errx(&lr, "%s", why);
+		pe_loc(c, &lr, idx, &l[0], &kf, &pf, &of);
+		pe_loc(c, &lr, idx, &l[1], &kt, &pt, &ot);
 		c->npastend++;
 		branch_ends(c, kf, pf, of, kt, pt, ot, ot, cnt, mis);
 	}
