@@ -5,7 +5,11 @@
  * the work around it): quicksort with the median of three and a Hoare
  * partition, insertion sort below 16 elements, heapsort past 2 log2 n
  * levels, which only adversarial orders reach.  Not stable: for keys
- * that are all distinct, or a comparison that breaks ties.
+ * that are all distinct, or a comparison that breaks ties.  With
+ * SORT_STABLE defined too, a stable merge sort instead (insertion-sorted
+ * runs of 16 merged bottom-up through a buffer of n elements): equal
+ * elements keep their order, as with glibc's qsort, whose merge sort
+ * this replaces where ties occur.
  *
  * A template: define SORT_NAME (the function to make), SORT_TYPE (the
  * element type) and SORT_LESS(a, b) (pointers; whether *a sorts before
@@ -16,6 +20,10 @@
  * and undefines the three.  It may be included several times in a file.
  */
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
 
 #if !defined(SORT_NAME) || !defined(SORT_TYPE) || !defined(SORT_LESS)
 #error "sort.h: define SORT_NAME, SORT_TYPE and SORT_LESS first"
@@ -25,6 +33,7 @@
 #define SORT_CAT(a, b)	SORT_CAT_(a, b)
 #define SORT_FN(x)	SORT_CAT(SORT_NAME, x)
 
+#ifndef SORT_STABLE
 static inline void
 SORT_FN(_swap)(SORT_TYPE *a, SORT_TYPE *b)
 {
@@ -105,6 +114,62 @@ SORT_FN(_intro)(SORT_TYPE *v, size_t n, unsigned depth)
 	}
 }
 
+#endif
+
+#ifdef SORT_STABLE
+/* a[0, na) and b[0, nb), each sorted, into out: a's first on ties */
+static void
+SORT_FN(_merge)(const SORT_TYPE *a, size_t na, const SORT_TYPE *b,
+    size_t nb, SORT_TYPE *out)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < na && j < nb)
+		out[k++] = SORT_LESS(&b[j], &a[i]) ? b[j++] : a[i++];
+	while (i < na)
+		out[k++] = a[i++];
+	while (j < nb)
+		out[k++] = b[j++];
+}
+
+static void
+SORT_NAME(SORT_TYPE *v, size_t n)
+{
+	SORT_TYPE *buf, *from, *to, *t, x;
+	size_t run, i, j, lo;
+
+	for (lo = 0; lo < n; lo += 16) {
+		size_t hi = lo + 16 < n ? lo + 16 : n;
+
+		for (i = lo + 1; i < hi; i++) {
+			x = v[i];
+			for (j = i; j > lo && SORT_LESS(&x, &v[j - 1]); j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	}
+	if (n <= 16)
+		return;
+	buf = xreallocarray(NULL, n, sizeof(*buf));
+	from = v;
+	to = buf;
+	for (run = 16; run < n; run *= 2) {
+		for (lo = 0; lo < n; lo += 2 * run) {
+			size_t mid = lo + run < n ? lo + run : n;
+			size_t hi = lo + 2 * run < n ? lo + 2 * run : n;
+
+			SORT_FN(_merge)(from + lo, mid - lo, from + mid, hi - mid,
+			    to + lo);
+		}
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof(*v));
+	free(buf);
+}
+#else
 static void
 SORT_NAME(SORT_TYPE *v, size_t n)
 {
@@ -115,6 +180,7 @@ SORT_NAME(SORT_TYPE *v, size_t n)
 		depth += 2;
 	SORT_FN(_intro)(v, n, depth);
 }
+#endif
 
 #undef SORT_FN
 #undef SORT_CAT
@@ -122,3 +188,4 @@ SORT_NAME(SORT_TYPE *v, size_t n)
 #undef SORT_NAME
 #undef SORT_TYPE
 #undef SORT_LESS
+#undef SORT_STABLE

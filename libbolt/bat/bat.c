@@ -454,6 +454,12 @@ blkcmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
+#define SORT_NAME	sort_blks
+#define SORT_TYPE	struct blk
+#define SORT_LESS(a, b)	(blkcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* the blocks of one input function, over all its fragments: each input
  * offset with one index, and block indices rising with the offsets
  * (BOLT numbers a function's blocks in input order).  An input block may
@@ -497,7 +503,7 @@ check_blocks(struct bat *t, struct dec *d)
 		for (i = 1; i < n && blkcmp(&g[i - 1], &g[i]) <= 0; i++)
 			;
 		if (i < n)
-			qsort(g, n, sizeof(*g), blkcmp);
+			sort_blks(g, n);
 		for (i = 1; i < n && rc == 0; i++) {
 			if (g[i].in == g[i - 1].in) {
 				if (g[i].index != g[i - 1].index)

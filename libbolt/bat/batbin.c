@@ -396,6 +396,13 @@ lfcmp(const void *a, const void *b)
 	return lx < ly ? -1 : lx > ly;
 }
 
+typedef const struct bfunc *bfuncp;
+#define SORT_NAME	sort_locals
+#define SORT_TYPE	bfuncp
+#define SORT_LESS(a, b)	(lfcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 void
 batmatch_init(struct batmatch *m, const struct functab *bo,
     const struct functab *in)
@@ -416,7 +423,7 @@ batmatch_init(struct batmatch *m, const struct functab *bo,
 		if (namefile_len(&in->f[i]))
 			m->locals[m->nlocals++] = &in->f[i];
 	if (m->nlocals > 1)
-		qsort(m->locals, m->nlocals, sizeof(*m->locals), lfcmp);
+		sort_locals(m->locals, m->nlocals);
 }
 
 /* the input's function for a BOLTed one: the same name.  A local is the

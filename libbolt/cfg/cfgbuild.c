@@ -673,6 +673,12 @@ jtcmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+#define SORT_NAME	sort_jts
+#define SORT_TYPE	struct cfg_jt
+#define SORT_LESS(a, b)	(jtcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* the tables, by address, each once */
 static void
 keep_tables(struct cfg *g, struct fbuild *b)
@@ -681,7 +687,7 @@ keep_tables(struct cfg *g, struct fbuild *b)
 
 	if (b->njtv == 0)
 		return;
-	qsort(b->jtv, b->njtv, sizeof(*b->jtv), jtcmp);
+	sort_jts(b->jtv, b->njtv);
 	for (i = 0; i < b->njtv; i++)
 		if (n == 0 || b->jtv[n - 1].addr != b->jtv[i].addr)
 			b->jtv[n++] = b->jtv[i];

@@ -61,15 +61,13 @@ relcmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+#define SORT_NAME	sort_relocs
+#define SORT_TYPE	struct reloc
+#define SORT_LESS(a, b)	(relcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* pairs of uint64_t by the first */
-int
-cd_relcmp64(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return x[0] < y[0] ? -1 : x[0] > y[0];
-}
-
 /* the first relocation at or after off (d->nrel if none) */
 static size_t
 reloc_from(const struct cfgdis *d, uint64_t off)
@@ -233,7 +231,7 @@ read_relocs(struct cfgdis *d)
 	for (k = 1; k < d->nrel && d->rel[k - 1].off <= d->rel[k].off; k++)
 		;
 	if (k < d->nrel)
-		qsort(d->rel, d->nrel, sizeof(*d->rel), relcmp);
+		sort_relocs(d->rel, d->nrel);
 }
 
 static long

@@ -300,7 +300,6 @@ extern const struct cfg_arch cfg_arch_aarch64;	/* a64cfg.c */
 /* between cfgdis's files */
 const uint8_t * cd_sec_bytes(struct cfgdis *d, uint64_t a, uint64_t *avail);
 void	 cd_push64(uint64_t **v, size_t *n, size_t *cap, uint64_t x);
-int	 cd_relcmp64(const void *a, const void *b);
 int	 cd_hitmap_near(const struct cd_hitmap *m, uint64_t a);
 int	 cd_hitmap_has(const struct cd_hitmap *m, const struct functab *ft,
 	       uint64_t a);

@@ -12,6 +12,17 @@
 
 #include "cfgint.h"
 
+/* the (address, size) pairs of cfgdis's dsym, by address (stable: an
+ * address's pairs in the symbol table's order) */
+struct dsym {
+	uint64_t	addr, size;
+};
+#define SORT_NAME	sort_dsyms
+#define SORT_TYPE	struct dsym
+#define SORT_LESS(a, b)	((a)->addr < (b)->addr)
+#define SORT_STABLE
+#include "sort.h"
+
 int
 cd_data_section(const struct cfgdis *d, uint64_t a, const struct fsec **ps)
 {
@@ -103,7 +114,7 @@ data_sym_end(struct cfgdis *d, uint64_t a)
 		}
 		d->ndsym = n / 2;
 		if (d->ndsym > 1)
-			qsort(d->dsym, d->ndsym, 2 * sizeof(*d->dsym), cd_relcmp64);
+			sort_dsyms((struct dsym *)(void *)d->dsym, d->ndsym);
 	}
 	for (hi = d->ndsym; lo < hi; ) {
 		m = lo + (hi - lo) / 2;
@@ -129,6 +140,12 @@ crefcmp(const void *a, const void *b)
 		return x->addr < y->addr ? -1 : 1;
 	return x->fi < y->fi ? -1 : x->fi > y->fi;
 }
+
+#define SORT_NAME	sort_crefs
+#define SORT_TYPE	struct cref
+#define SORT_LESS(a, b)	(crefcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
 
 /* relocation mode: the references of code to data, by the address they
  * name (cfg_arch.reloc_data_ref).  Every table of a function is named
@@ -156,7 +173,7 @@ read_crefs(struct cfgdis *d)
 		d->cref[d->ncref++] = (struct cref){ a, (uint32_t)(f - ft->f) };
 	}
 	if (d->ncref > 1)
-		qsort(d->cref, d->ncref, sizeof(*d->cref), crefcmp);
+		sort_crefs(d->cref, d->ncref);
 }
 
 /* the tables function fi dispatches through, as BOLT creates them while
@@ -204,7 +221,7 @@ cd_lite_tables(struct cfgdis *d, const uint8_t *set)
 		}
 	}
 	if (d->nltabs > 1)
-		qsort(d->ltabs, d->nltabs, sizeof(*d->ltabs), crefcmp);
+		sort_crefs(d->ltabs, d->nltabs);
 }
 
 /* populateJumpTables: the next jump table of the binary after t, below

@@ -130,6 +130,12 @@ symcmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+#define SORT_NAME	sort_syms
+#define SORT_TYPE	struct elf_sym
+#define SORT_LESS(a, b)	(symcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 static int
 load_table(struct elfobj *eo, Elf_Scn *scn, GElf_Shdr *sh, char *errbuf,
     size_t errlen)
@@ -196,7 +202,7 @@ elfobj_load_syms(struct elfobj *eo, char *errbuf, size_t errlen)
 			return -1;
 	}
 	if (eo->nsyms)
-		qsort(eo->syms, eo->nsyms, sizeof(*eo->syms), symcmp);
+		sort_syms(eo->syms, eo->nsyms);
 	return 0;
 }
 

@@ -84,6 +84,12 @@ dynrelcmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+#define SORT_NAME	sort_dynrels
+#define SORT_TYPE	struct dynrel
+#define SORT_LESS(a, b)	(dynrelcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 void
 ft_discover_plt(struct disc *d, Elf *elf, struct dynrel *rels, size_t nrels)
 {
@@ -377,7 +383,7 @@ ft_read_dynrels(struct functab *ft, Elf *elf, size_t *nout)
 			r[i].addend = r[i].addend;	/* stable by index below */
 		t = xreallocarray(NULL, n, sizeof(*t));
 		memcpy(t, r, n * sizeof(*t));
-		qsort(r, n, sizeof(*r), dynrelcmp);
+		sort_dynrels(r, n);
 		for (i = j = 0; i < n; i++)
 			if (j == 0 || r[j - 1].off != r[i].off)
 				r[j++] = r[i];

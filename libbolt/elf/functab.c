@@ -188,6 +188,12 @@ secatcmp(const void *a, const void *b)
 	return x->from < y->from ? -1 : x->from > y->from;
 }
 
+#define SORT_NAME	sort_secat
+#define SORT_TYPE	struct fsec_at
+#define SORT_LESS(a, b)	(secatcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* BinaryContext::getSectionForAddress: the last section starting at or
  * before a that contains it (non-empty sections only) */
 const struct fsec *
@@ -244,6 +250,12 @@ fsymcmp(const void *a, const void *b)
 		return x->addr < y->addr ? -1 : 1;
 	return x->func < y->func ? -1 : x->func > y->func;
 }
+
+#define SORT_NAME	sort_fsyms
+#define SORT_TYPE	struct fsym
+#define SORT_LESS(a, b)	(fsymcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
 
 /* ------------------------------------------------------------------ */
 /* names */
@@ -362,7 +374,7 @@ sort_sections(struct functab *ft, int *secmap, size_t nscn)
 
 	for (j = 0; j < ft->nsecs; j++)
 		o[j] = (struct fsec_at){ ft->secs[j], j };
-	qsort(o, ft->nsecs, sizeof(*o), secatcmp);
+	sort_secat(o, ft->nsecs);
 	for (j = 0; j < ft->nsecs; j++) {
 		ft->secs[j] = o[j].s;
 		to[o[j].from] = j;
@@ -538,7 +550,7 @@ make_table(struct functab *ft, struct disc *d)
 			d->ent[i].name = ft->f[d->ent[i].func].name;
 	}
 	if (d->nent > 1)
-		qsort(d->ent, d->nent, sizeof(*d->ent), fsymcmp);
+		sort_fsyms(d->ent, d->nent);
 	/* one entry per address */
 	for (i = k = 0; i < d->nent; i++)
 		if (k == 0 || d->ent[k - 1].addr != d->ent[i].addr)

@@ -491,6 +491,12 @@ u64cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+#define SORT_NAME	sort_u64
+#define SORT_TYPE	uint64_t
+#define SORT_LESS(a, b)	(u64cmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 static void
 read_dyn(struct datatab *t, struct elfobj *eo)
 {
@@ -556,7 +562,7 @@ read_dyn(struct datatab *t, struct elfobj *eo)
 		}
 	}
 	if (t->ndyn > 1)
-		qsort(t->dyn, t->ndyn, sizeof(*t->dyn), u64cmp);
+		sort_u64(t->dyn, t->ndyn);
 }
 
 /* a multiset by offset: equal offsets in the order they came */
@@ -569,6 +575,12 @@ drelcmp(const void *a, const void *b)
 		return x->off < y->off ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
+
+#define SORT_NAME	sort_drels
+#define SORT_TYPE	struct drel
+#define SORT_LESS(a, b)	(drelcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
 
 static int
 dyn_at(const struct datatab *t, uint64_t a)
@@ -807,13 +819,19 @@ jtcmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+#define SORT_NAME	sort_djts
+#define SORT_TYPE	struct djt
+#define SORT_LESS(a, b)	(jtcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 static void
 table_sizes(struct datatab *t)
 {
 	size_t i;
 
 	if (t->njts > 1)
-		qsort(t->jts, t->njts, sizeof(*t->jts), jtcmp);
+		sort_djts(t->jts, t->njts);
 	for (i = 0; i < t->njts; i++)
 		set_size(t, t->jts[i].addr, t->jts[i].size);
 }
@@ -1204,8 +1222,7 @@ datatab_load(struct datatab *t, struct elfobj *eo, const struct functab *ft,
 		relocations(t, eo, ft);
 		for (i = 0; i < ft->nsecs; i++)
 			if (t->ndrel[i] > 1)
-				qsort(t->drel[i], t->ndrel[i],
-				    sizeof(*t->drel[i]), drelcmp);
+				sort_drels(t->drel[i], t->ndrel[i]);
 	}
 	if (references(t, eo, ft, cd, err, errlen) == -1) {
 		datatab_free(t);

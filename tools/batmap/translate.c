@@ -321,6 +321,12 @@ u32cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+#define SORT_NAME	sort_u32
+#define SORT_TYPE	uint32_t
+#define SORT_LESS(a, b)	(u32cmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* the input offsets of every function's blocks, over all its fragments
  * (BAT lists each input block once, a block BOLT deleted at the end of
  * its fragment) */
@@ -349,8 +355,8 @@ index_blocks(struct ctx *c)
 			}
 	for (i = 0; i < t->nhot; i++)
 		if (c->blkidx[i + 1] - c->blkidx[i] > 1)
-			qsort(c->blkoff + c->blkidx[i], c->blkidx[i + 1] -
-			    c->blkidx[i], sizeof(*c->blkoff), u32cmp);
+			sort_u32(c->blkoff + c->blkidx[i], c->blkidx[i + 1] -
+			    c->blkidx[i]);
 	free(fill);
 }
 

@@ -490,6 +490,12 @@ relcmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+#define SORT_NAME	sort_relocs
+#define SORT_TYPE	struct bam_reloc
+#define SORT_LESS(a, b)	(relcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 static int PRINTFLIKE(3, 4)
 lfail(struct bam_err *err, uint64_t off, const char *fmt, ...)
 {
@@ -547,7 +553,7 @@ load_relocs(struct elfobj *eo, size_t idx, struct bam_reloc **out, size_t *nout,
 		}
 	}
 	if (n)
-		qsort(rl, n, sizeof(*rl), relcmp);
+		sort_relocs(rl, n);
 	*out = rl;
 	*nout = n;
 	return 0;

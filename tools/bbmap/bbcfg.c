@@ -39,6 +39,12 @@ ordcmp(const void *a, const void *b)
 	return x->layout < y->layout ? -1 : x->layout > y->layout;
 }
 
+#define SORT_NAME	sort_ords
+#define SORT_TYPE	struct ord
+#define SORT_LESS(a, b)	(ordcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* is j already a successor of i (cfg_is_succ lives in cfgdis.c, which
  * would pull Capstone into every program of the map) */
 static int
@@ -80,6 +86,12 @@ idcmp(const void *a, const void *b)
 	return *x < *y ? -1 : *x > *y;
 }
 
+#define SORT_NAME	sort_ids
+#define SORT_TYPE	uint64_t
+#define SORT_LESS(a, b)	(idcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 void
 bbcfg_build(const struct bam_map *m, size_t fi, struct cfg *g, uint32_t *bbout,
     struct bbcfg_stats *st)
@@ -119,7 +131,7 @@ bbcfg_build(const struct bam_map *m, size_t fi, struct cfg *g, uint32_t *bbout,
 		}
 	}
 	/* o[].addr is the range's base until here */
-	qsort(o, nb, sizeof(*o), ordcmp);
+	sort_ords(o, nb);
 	g->addr = lo;
 	g->simple = 1;
 	g->nblocks = nb;
@@ -158,7 +170,7 @@ bbcfg_build(const struct bam_map *m, size_t fi, struct cfg *g, uint32_t *bbout,
 			bbout[i] = o[i].bb;
 	}
 	g->size = hi;
-	qsort(byid, nb, sizeof(*byid), idcmp);
+	sort_ids(byid, nb);
 
 	/* successors: the map's list (with BrProb), then the fall-through
 	 * to the next block of the same range if not listed */

@@ -19,6 +19,12 @@ symcmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
+#define SORT_NAME	sort_syms
+#define SORT_TYPE	struct bsym
+#define SORT_LESS(a, b)	(symcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* STT_FUNC symbols of .symtab (llvm-readobj names map entries from
  * .symtab only), with the section address added in a relocatable object
  * as LLVM's getSymbolAddress does */
@@ -62,7 +68,7 @@ load_syms(struct bin *b)
 		break;
 	}
 	if (b->nsyms)
-		qsort(b->syms, b->nsyms, sizeof(*b->syms), symcmp);
+		sort_syms(b->syms, b->nsyms);
 }
 
 static const char *

@@ -79,6 +79,12 @@ blkcmp(const void *a, const void *b)
 	return x->bb < y->bb ? -1 : x->bb > y->bb;
 }
 
+#define SORT_NAME	sort_blks
+#define SORT_TYPE	struct blk
+#define SORT_LESS(a, b)	(blkcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 static void
 index_blocks(const struct bin *b)
 {
@@ -119,7 +125,7 @@ index_blocks(const struct bin *b)
 	}
 	free(order);
 	M.nblks = n;
-	qsort(M.blks, n, sizeof(*M.blks), blkcmp);
+	sort_blks(M.blks, n);
 	if (b->eo.buildid_len)
 		hex_encode(M.bidhex, b->eo.buildid, b->eo.buildid_len);
 	M.selfobj = PA_OBJ_SELF;
@@ -448,6 +454,12 @@ ekeycmp(const void *x, const void *y)
 	return a->k2 < b->k2 ? -1 : a->k2 > b->k2;
 }
 
+#define SORT_NAME	sort_ekeys
+#define SORT_TYPE	struct ekey
+#define SORT_LESS(a, b)	(ekeycmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 static void
 sort_edges(struct edge *es, size_t n)
 {
@@ -461,7 +473,7 @@ sort_edges(struct edge *es, size_t n)
 		k[i].k2 = (uint64_t)es[i].kind << 32 | es[i].dst;
 		k[i].i = i;
 	}
-	qsort(k, n, sizeof(*k), ekeycmp);
+	sort_ekeys(k, n);
 	for (i = 0; i < n; i++)
 		tmp[i] = es[k[i].i];
 	memcpy(es, tmp, n * sizeof(*es));

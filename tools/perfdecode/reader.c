@@ -191,6 +191,12 @@ numcmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+#define SORT_NAME	sort_nums
+#define SORT_TYPE	unsigned long
+#define SORT_LESS(a, b)	(numcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 int
 pd_decode_dir(struct pd *d, const char *path)
 {
@@ -235,7 +241,7 @@ pd_decode_dir(struct pd *d, const char *path)
 		nums[n++] = v;
 	}
 	closedir(dp);
-	qsort(nums, n, sizeof(*nums), numcmp);
+	sort_nums(nums, n);
 	memset(&in, 0, sizeof(in));
 	in.win = xmalloc(PD_WIN);
 	for (i = 0; i < n && rc == 0; i++) {

@@ -1169,6 +1169,12 @@ oentcmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+#define SORT_NAME	sort_oents
+#define SORT_TYPE	struct pd_oent
+#define SORT_LESS(a, b)	(oentcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* write the queued lines with time <= limit in time order, keep the rest */
 static void
 ord_flush(struct pd *d, uint64_t limit)
@@ -1179,7 +1185,7 @@ ord_flush(struct pd *d, uint64_t limit)
 
 	if (d->noq == 0)
 		return;
-	qsort(d->oq, d->noq, sizeof(*d->oq), oentcmp);
+	sort_oents(d->oq, d->noq);
 	for (n = 0; n < d->noq && d->oq[n].time <= limit; n++)
 		wb_write(d->ow, aw->buf + d->oq[n].off, d->oq[n].len);
 	if (n == d->noq) {
@@ -1253,7 +1259,7 @@ record(struct pd *d, struct pd_rs *s, const uint8_t *r, size_t size,
 	 * recording: as perf does, write its earlier half by time.
 	 */
 	if (aw->len > PD_ORDMAX && d->noq > 1) {
-		qsort(d->oq, d->noq, sizeof(*d->oq), oentcmp);
+		sort_oents(d->oq, d->noq);
 		ord_flush(d, d->oq[d->noq / 2].time);
 	}
 	/* a record writes at most about 140 KiB (2730 branches) */

@@ -291,6 +291,13 @@ strpcmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+typedef char *charp;
+#define SORT_NAME	sort_strp
+#define SORT_TYPE	charp
+#define SORT_LESS(a, b)	(strpcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* rank[i]: the position of name i among the names sorted */
 static uint32_t *
 ranks(char **v, uint32_t n, char ***sorted)
@@ -300,7 +307,7 @@ ranks(char **v, uint32_t n, char ***sorted)
 
 	if (n > 0)
 		memcpy(s, v, (size_t)n * sizeof(*s));
-	qsort(s, n, sizeof(*s), strpcmp);
+	sort_strp(s, n);
 	/* the names are distinct: find each one's place by bisection */
 	for (i = 0; i < n; i++) {
 		uint32_t lo = 0, hi = n;

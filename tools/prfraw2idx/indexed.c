@@ -75,6 +75,12 @@ desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+#define SORT_NAME	sort_desc
+#define SORT_TYPE	uint64_t
+#define SORT_LESS(a, b)	(desc((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* ProfileSummaryBuilder::computeDetailedSummary */
 static void
 summ_finish(struct summ *sm)
@@ -84,7 +90,7 @@ summ_finish(struct summ *sm)
 	uint32_t seen = 0;
 
 	if (sm->n > 1)
-		qsort(sm->counts, sm->n, sizeof(uint64_t), desc);
+		sort_desc(sm->counts, sm->n);
 	for (c = 0; c < NCUTOFFS; c++) {
 		uint64_t want = (uint64_t)((unsigned __int128)sm->total *
 		    cutoffs[c] / 1000000);

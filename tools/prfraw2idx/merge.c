@@ -569,6 +569,13 @@ namecmp(const void *a, const void *b)
 	return (x->namelen > y->namelen) - (x->namelen < y->namelen);
 }
 
+typedef struct fentry *fentryp;
+#define SORT_NAME	sort_byname
+#define SORT_TYPE	fentryp
+#define SORT_LESS(a, b)	(namecmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 static int
 all_zero(const struct fentry *fe)
 {
@@ -595,7 +602,7 @@ store_sorted(const struct store *s, int sparse, size_t *np)
 		if (s->tab[i] != NULL && s->tab[i]->nrecs > 0 &&
 		    !(sparse && all_zero(s->tab[i])))
 			v[n++] = s->tab[i];
-	qsort(v, n, sizeof(*v), namecmp);
+	sort_byname(v, n);
 	*np = n;
 	return v;
 }
@@ -612,12 +619,18 @@ bidcmp(const void *a, const void *b)
 	return (x->len > y->len) - (x->len < y->len);
 }
 
+#define SORT_NAME	sort_binids
+#define SORT_TYPE	struct binid
+#define SORT_LESS(a, b)	(bidcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* binary ids are unique already; llvm-profdata writes them sorted */
 void
 store_sort_ids(struct store *s)
 {
 	if (s->nids > 1)
-		qsort(s->ids, s->nids, sizeof(*s->ids), bidcmp);
+		sort_binids(s->ids, s->nids);
 }
 
 #define RESERVOIR	100		/* llvm-profdata's default */

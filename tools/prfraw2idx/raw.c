@@ -61,7 +61,7 @@ struct raw {
 	struct { uint64_t a, m; } *fmap;
 	size_t		 nfmap;
 	int		 fmapped;
-	struct { uint64_t lo, hi, m; } *vmap;
+	struct vmrange { uint64_t lo, hi, m; } *vmap;
 	size_t		 nvmap;
 	int		 vmapped;
 	/* scratch for one record's value sites */
@@ -149,6 +149,12 @@ tscmp(const void *a, const void *b)
 	return (x->ref > y->ref) - (x->ref < y->ref);
 }
 
+#define SORT_NAME	sort_tsrefs
+#define SORT_TYPE	struct tsref
+#define SORT_LESS(a, b)	(tscmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 int
 raw_read(struct store *s, struct namecache *nc, const uint8_t *buf,
     size_t len, uint64_t weight, struct perr *e)
@@ -217,7 +223,7 @@ raw_read(struct store *s, struct namecache *nc, const uint8_t *buf,
 		struct trace t;
 
 		if (r.nts > 1)
-			qsort(r.ts, r.nts, sizeof(*r.ts), tscmp);
+			sort_tsrefs(r.ts, r.nts);
 		t.weight = weight;
 		t.n = r.nts;
 		t.refs = xreallocarray(NULL, r.nts, sizeof(*t.refs));
@@ -767,6 +773,12 @@ vmcmp(const void *a, const void *b)
 	return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
+#define SORT_NAME	sort_vmranges
+#define SORT_TYPE	struct vmrange
+#define SORT_LESS(a, b)	(vmcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* vtable address ranges [ptr, ptr + size) to vtable name hashes */
 static void
 build_vmap(struct raw *r)
@@ -788,7 +800,7 @@ build_vmap(struct raw *r)
 		r->vmap[n].m = ld64(v, r->swap);
 		n++;
 	}
-	qsort(r->vmap, n, sizeof(*r->vmap), vmcmp);
+	sort_vmranges(r->vmap, n);
 	r->nvmap = n;
 }
 

@@ -902,6 +902,12 @@ lrec_cmp(const void *a, const void *b)
 	return (x->r->hash > y->r->hash) - (x->r->hash < y->r->hash);
 }
 
+#define SORT_NAME	sort_lrecs
+#define SORT_TYPE	struct lrec
+#define SORT_LESS(a, b)	(lrec_cmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 static int
 fe_keycmp(const void *a, const void *b)
 {
@@ -910,6 +916,13 @@ fe_keycmp(const void *a, const void *b)
 
 	return (x > y) - (x < y);
 }
+
+typedef struct fentry *fentryp;
+#define SORT_NAME	sort_bykey
+#define SORT_TYPE	fentryp
+#define SORT_LESS(a, b)	(fe_keycmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
 
 static const struct fentry *
 find_key(struct fentry **byk, size_t n, uint64_t key)
@@ -939,7 +952,7 @@ llvmtext_write(struct wbuf *w, struct store *s, int sparse)
 	fe = store_sorted(s, sparse, &n);
 	byk = xreallocarray(NULL, n + 1, sizeof(*byk));
 	memcpy(byk, fe, n * sizeof(*byk));
-	qsort(byk, n, sizeof(*byk), fe_keycmp);
+	sort_bykey(byk, n);
 	if (s->kind & VAR_CSIR)
 		wb_puts(w, "# CSIR level Instrumentation Flag\n:csir\n");
 	else if (s->kind & VAR_IR)
@@ -981,7 +994,7 @@ llvmtext_write(struct wbuf *w, struct store *s, int sparse)
 			nv++;
 		}
 	if (nv > 1)
-		qsort(v, nv, sizeof(*v), lrec_cmp);
+		sort_lrecs(v, nv);
 	for (i = 0; i < nv; i++) {
 		const struct rec *r = v[i].r;
 		int nk = 0;

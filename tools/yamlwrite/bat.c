@@ -337,6 +337,12 @@ pe_cmp(const void *a, const void *b)
 	    pe_ft[*(const uint32_t *)b].filename);
 }
 
+#define SORT_NAME	sort_pe
+#define SORT_TYPE	uint32_t
+#define SORT_LESS(a, b)	(pe_cmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 static int
 pe_find(const void *key, const void *b)
 {
@@ -380,7 +386,7 @@ read_pastend(struct bctx *c, const char *path)
 	for (i = 0; i < c->inb.ft.n; i++)
 		idx[i] = (uint32_t)i;
 	pe_ft = c->inb.ft.f;
-	qsort(idx, c->inb.ft.n, sizeof(*idx), pe_cmp);
+	sort_pe(idx, c->inb.ft.n);
 	if (lr_open(&lr, path) == -1)
 		prog_open_error(path);
 	while (lr_next(&lr)) {
@@ -445,6 +451,12 @@ bblkcmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+#define SORT_NAME	sort_bblks
+#define SORT_TYPE	struct bblk
+#define SORT_LESS(a, b)	(bblkcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 static const char *
 sortname(const struct bctx *c, const struct rec *r)
 {
@@ -479,6 +491,12 @@ reccmp(const void *a, const void *b)
 		return x->k.to < y->k.to ? -1 : 1;
 	return 0;
 }
+
+#define SORT_NAME	sort_recs
+#define SORT_TYPE	struct rec
+#define SORT_LESS(a, b)	(reccmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
 
 struct fbuf {
 	struct bblk	*bb;
@@ -576,7 +594,7 @@ load_blocks(struct bctx *c, struct fbuf *fb, const struct bat_frag *f)
 	for (i = c->kidx[h]; i < c->kidx[h + 1]; i++)
 		frag_blocks(fb, &t->frag[c->kids[i]]);
 	if (fb->nbb > 1)
-		qsort(fb->bb, fb->nbb, sizeof(*fb->bb), bblkcmp);
+		sort_bblks(fb->bb, fb->nbb);
 	for (i = k = 0; i < fb->nbb; i++)
 		if (k == 0 || fb->bb[k - 1].in != fb->bb[i].in)
 			fb->bb[k++] = fb->bb[i];
@@ -961,7 +979,7 @@ write_yaml(struct bctx *c, const char *outpath, const char *bolted)
 		for (hi = lo; hi < n && r[hi].k.p == r[lo].k.p; hi++)
 			;
 		if (hi - lo > 1)
-			qsort(r + lo, hi - lo, sizeof(*r), reccmp);
+			sort_recs(r + lo, hi - lo);
 	}
 	memset(&h, 0, sizeof(h));
 	h.binary_name = bolted;

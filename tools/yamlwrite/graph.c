@@ -151,6 +151,12 @@ sortcallcmp(const void *a, const void *b)
 	return x->c.off < y->c.off ? -1 : x->c.off > y->c.off;
 }
 
+#define SORT_NAME	sort_sortcalls
+#define SORT_TYPE	struct ywg_sortcall
+#define SORT_LESS(a, b)	(sortcallcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 void
 ywg_convert(const struct cfg *g, const struct ywg_prof *p,
     const struct ywg_call *cs, size_t ncs, const struct ywg_callees *ce,
@@ -243,8 +249,7 @@ ywg_convert(const struct cfg *g, const struct ywg_prof *p,
 				    mis : 0;
 			}
 			if (nsc > 1)
-				qsort(bu->sc, nsc, sizeof(*bu->sc),
-				    sortcallcmp);
+				sort_sortcalls(bu->sc, nsc);
 			xgrow(&bu->calls, &bu->capcalls, bu->ncalls + nsc,
 			    sizeof(*bu->calls));
 			for (m = 0; m < nsc; m++)

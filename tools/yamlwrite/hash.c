@@ -121,6 +121,12 @@ rscmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+#define SORT_NAME	sort_rs
+#define SORT_TYPE	struct rs
+#define SORT_LESS(a, b)	(rscmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 static void
 bd_read(struct ywh *h)
 {
@@ -182,7 +188,7 @@ bd_read(struct ywh *h)
 		break;
 	}
 	if (n > 1)
-		qsort(v, n, sizeof(*v), rscmp);
+		sort_rs(v, n);
 	h->bd = xcalloc(n + 1, sizeof(*h->bd));
 	for (i = 0; i < n; i++) {
 		struct bd *d;

@@ -177,6 +177,12 @@ callcmp(const void *a, const void *b)
 	return x->to < y->to ? -1 : x->to > y->to;
 }
 
+#define SORT_NAME	sort_calls
+#define SORT_TYPE	struct ywg_call
+#define SORT_LESS(a, b)	(callcmp((a), (b)) < 0)
+#define SORT_STABLE
+#include "sort.h"
+
 /* a call site's callee as YAMLProfileWriter::setCSIDestination finds it
  * from the instruction's target: fid and entry discriminator */
 static void
@@ -335,7 +341,7 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 		cs[n++] = (struct ywg_call){ b->fromoff, b->tooff, b->fromf,
 		    b->tof, b->count, b->mis };
 	}
-	qsort(cs, n, sizeof(*cs), callcmp);
+	sort_calls(cs, n);
 	w = yw_start(&out, outpath, &h);
 	for (i = 0; i < c->bin.ft.n; i++) {
 		struct yw_func f;
