@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdnoreturn.h>
 
+#include "search.h"
+
 #define PROFPIPE_VERSION "0.1.0"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -367,15 +369,9 @@ hash_mix64(uint64_t x)
 static inline int
 sorted_has(const uint64_t *v, size_t n, uint64_t x)
 {
-	size_t lo = 0, hi = n, m;
+	size_t lo;
 
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (v[m] < x)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, n, m, v[m] < x);
 	return lo < n && v[lo] == x;
 }
 static inline void

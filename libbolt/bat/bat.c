@@ -12,6 +12,7 @@
 
 #include "util.h"
 #include "bat.h"
+#include "search.h"
 
 /* smallest encodings, to bound counts by the bytes left */
 #define MIN_HOT_FUNC	13	/* address, hash(8), blocks, sec, entries, equal */
@@ -698,16 +699,10 @@ bat_free(struct bat *t)
 const struct bat_frag *
 bat_find_le(const struct bat *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->nfrag, mid;
+	size_t lo;
 
 	/* first fragment above addr */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (t->frag[t->byaddr[mid]].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	SEARCH_FIRST(lo, t->nfrag, mid, t->frag[t->byaddr[mid]].addr <= addr);
 	return lo ? &t->frag[t->byaddr[lo - 1]] : NULL;
 }
 
@@ -731,15 +726,9 @@ bat_parent_addr(const struct bat *t, uint64_t addr)
 static size_t
 upper(const struct bat_frag *f, uint32_t key)
 {
-	size_t lo = 0, hi = f->nent, mid;
+	size_t lo;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (f->ent[mid].out <= key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	SEARCH_FIRST(lo, f->nent, mid, f->ent[mid].out <= key);
 	return lo;
 }
 

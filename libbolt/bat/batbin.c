@@ -18,6 +18,7 @@
 #include "bat.h"
 #include "batbin.h"
 #include "functab.h"
+#include "search.h"
 
 static int
 fail(const struct batbin *b, char *err, size_t errlen, const char *fmt, ...)
@@ -89,15 +90,9 @@ load_xsecs(struct batbin *b, char *err, size_t errlen)
 static const struct elf_sym *
 sym_at(const struct elfobj *eo, uint64_t addr)
 {
-	size_t lo = 0, hi = eo->nsyms, mid;
+	size_t lo;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (eo->syms[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	SEARCH_FIRST(lo, eo->nsyms, mid, eo->syms[mid].addr < addr);
 	return lo < eo->nsyms && eo->syms[lo].addr == addr ? &eo->syms[lo] :
 	    NULL;
 }
@@ -433,21 +428,14 @@ batmatch_init(struct batmatch *m, const struct functab *bo,
 const struct bfunc *
 batmatch_input(struct batmatch *m, const struct bfunc *bf)
 {
-	size_t i = (size_t)(bf - m->bo->f), lo, hi, mid;
+	size_t i = (size_t)(bf - m->bo->f), lo;
 	const struct bfunc *f = NULL, *key = bf;
 
 	if (!m->mapped[i]) {
 		m->mapped[i] = 1;
 		if (namefile_len(bf)) {
-			lo = 0;
-			hi = m->nlocals;
-			while (lo < hi) {
-				mid = lo + (hi - lo) / 2;
-				if (lfcmp(&m->locals[mid], &key) < 0)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
+			SEARCH_FIRST(lo, m->nlocals, k,
+			    lfcmp(&m->locals[k], &key) < 0);
 			if (lo < m->nlocals && lfcmp(&m->locals[lo], &key) == 0 &&
 			    (lo + 1 == m->nlocals ||
 			    lfcmp(&m->locals[lo + 1], &key) != 0))

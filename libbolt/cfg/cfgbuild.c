@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cfgint.h"
+#include "search.h"
 
 /* offsets in ascending order (sort.h) */
 #define SORT_NAME	sort64
@@ -430,15 +431,10 @@ successors(struct fbuild *b, struct cfg *g)
 		if (nbad > 0 && sorted_has(bad, nbad, b->edges[e]))
 			continue;
 		long tb = -1;
-		size_t lo = 0, hi = nb, m;
+		size_t lo;
 
-		while (lo < hi) {	/* block starting at the target */
-			m = lo + (hi - lo) / 2;
-			if (g->blocks[m].start < b->edges[e + 1])
-				lo = m + 1;
-			else
-				hi = m;
-		}
+		SEARCH_FIRST(lo, nb, m,	/* block starting at the target */
+		    g->blocks[m].start < b->edges[e + 1]);
 		if (lo < nb && g->blocks[lo].start == b->edges[e + 1])
 			tb = (long)lo;
 		if (fb < 0 || tb < 0)

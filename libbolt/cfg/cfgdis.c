@@ -17,6 +17,7 @@
 
 #include "bat.h"
 #include "cfgint.h"
+#include "search.h"
 
 /* cfgdis_get drops the file's pages after the graphs built touched
  * about this much of it */
@@ -521,15 +522,9 @@ cfgdis_decoder(const struct cfgdis *d)
 long
 cd_insn_at(const struct fbuild *b, uint64_t off)
 {
-	size_t lo = 0, hi = b->nin, m;
+	size_t lo;
 
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (b->in[m].off < off)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, b->nin, m, b->in[m].off < off);
 	return lo < b->nin && b->in[lo].off == off ? (long)lo : -1;
 }
 
@@ -1089,15 +1084,9 @@ cfgdis_is_return(struct cfgdis *d, uint64_t a)
 long
 cfg_block_at(const struct cfg *g, uint64_t off)
 {
-	size_t lo = 0, hi = g->nblocks, m;
+	size_t lo;
 
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (g->blocks[m].start <= off)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, g->nblocks, m, g->blocks[m].start <= off);
 	if (lo == 0)
 		return -1;
 	return off < g->blocks[lo - 1].end ? (long)lo - 1 : -1;
@@ -1117,15 +1106,9 @@ cfg_is_succ(const struct cfg *g, size_t i, size_t j)
 const struct cfg_site *
 cfg_site_at(const struct cfg *g, uint64_t off)
 {
-	size_t lo = 0, hi = g->nsites, m;
+	size_t lo;
 
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (g->sites[m].off < off)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, g->nsites, m, g->sites[m].off < off);
 	return lo < g->nsites && g->sites[lo].off == off ? &g->sites[lo] :
 	    NULL;
 }

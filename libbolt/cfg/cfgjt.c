@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cfgint.h"
+#include "search.h"
 
 /* the (address, size) pairs of cfgdis's dsym, by address (stable: an
  * address's pairs in the symbol table's order) */
@@ -40,7 +41,7 @@ in_fragment(struct fbuild *b, uint64_t v)
 {
 	const struct functab *ft = b->d->ft;
 	const struct bfunc *tf = functab_find(ft, v);
-	size_t ti, lo, hi, m;
+	size_t ti, lo;
 
 	if (tf == NULL || tf == b->f || v - tf->addr >= tf->size)
 		return 0;
@@ -60,13 +61,7 @@ in_fragment(struct fbuild *b, uint64_t v)
 		    v);
 	if (!b->fragok)
 		return 1;	/* not disassembled: BOLT checks nothing */
-	for (lo = 0, hi = b->nfrag; lo < hi; ) {
-		m = lo + (hi - lo) / 2;
-		if (tf->addr + b->frag[m].off < v)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, b->nfrag, m, tf->addr + b->frag[m].off < v);
 	return lo < b->nfrag && tf->addr + b->frag[lo].off == v;
 }
 
@@ -76,7 +71,7 @@ in_fragment(struct fbuild *b, uint64_t v)
 static uint64_t
 data_sym_end(struct cfgdis *d, uint64_t a)
 {
-	size_t lo = 0, hi, m;
+	size_t lo, m;
 
 	if (!d->dsymdone) {
 		Elf_Scn *scn = NULL;
@@ -116,13 +111,7 @@ data_sym_end(struct cfgdis *d, uint64_t a)
 		if (d->ndsym > 1)
 			sort_dsyms((struct dsym *)(void *)d->dsym, d->ndsym);
 	}
-	for (hi = d->ndsym; lo < hi; ) {
-		m = lo + (hi - lo) / 2;
-		if (d->dsym[2 * m] < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, d->ndsym, j, d->dsym[2 * j] < a);
 	if (lo >= d->ndsym || d->dsym[2 * lo] != a)
 		return 0;
 	for (m = lo; m + 1 < d->ndsym && d->dsym[2 * (m + 1)] == a; m++)
@@ -233,7 +222,7 @@ next_table(struct fbuild *b, uint64_t t, uint64_t ub, int *other)
 {
 	struct cfgdis *d = b->d;
 	uint64_t nx = 0;
-	size_t k, lo = 0, hi, m;
+	size_t k, lo;
 	uint32_t nt;
 
 	for (k = 0; k < b->ntables; k++)
@@ -245,13 +234,7 @@ next_table(struct fbuild *b, uint64_t t, uint64_t ub, int *other)
 		ub = nx;
 	if (!d->ft->has_relocs) {
 		/* the tables of the functions lite mode disassembles */
-		for (hi = d->nltabs; lo < hi; ) {
-			m = lo + (hi - lo) / 2;
-			if (d->ltabs[m].addr <= t)
-				lo = m + 1;
-			else
-				hi = m;
-		}
+		SEARCH_FIRST(lo, d->nltabs, m, d->ltabs[m].addr <= t);
 		for (k = lo; k < d->nltabs && d->ltabs[k].addr < ub; k++)
 			if (d->ltabs[k].fi != (uint32_t)b->fi) {
 				*other = 1;
@@ -261,13 +244,7 @@ next_table(struct fbuild *b, uint64_t t, uint64_t ub, int *other)
 	}
 	if (!d->crefdone)
 		read_crefs(d);
-	for (hi = d->ncref; lo < hi; ) {
-		m = lo + (hi - lo) / 2;
-		if (d->cref[m].addr <= t)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, d->ncref, m, d->cref[m].addr <= t);
 	for (k = lo; k < d->ncref && d->cref[k].addr < ub; k++) {
 		const uint64_t *v;
 

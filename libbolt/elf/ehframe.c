@@ -9,6 +9,7 @@
 
 #include "ftint.h"
 #include "a64dec.h"
+#include "search.h"
 
 /* ------------------------------------------------------------------ */
 /* .eh_frame */
@@ -335,15 +336,9 @@ ft_parse_ehframe(struct functab *ft, const uint8_t *buf, size_t len,
 size_t
 ft_fde_lower(const struct functab *ft, uint64_t a)
 {
-	size_t lo = 0, hi = ft->nfdes, m;
+	size_t lo;
 
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (ft->fdes[m].start < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, ft->nfdes, m, ft->fdes[m].start < a);
 	return lo;
 }
 

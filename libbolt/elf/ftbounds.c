@@ -10,6 +10,7 @@
 
 #include "ftint.h"
 #include "a64dec.h"
+#include "search.h"
 
 /* adjustFunctionBoundaries; the symbols still in FileSymRefs are the
  * live entries of d->syms, which are sorted by address */
@@ -17,22 +18,15 @@ void
 ft_adjust_boundaries(struct disc *d)
 {
 	struct functab *ft = d->ft;
-	size_t i, k, lo, hi, m;
+	size_t i, k, lo;
 
 	for (i = 0; i < d->nf; i++) {
 		struct dfunc *f = &d->f[i];
 		const struct dfunc *next = i + 1 < d->nf ? &d->f[i + 1] : NULL;
 		uint64_t nextobj, maxsize;
 
-		lo = 0;
-		hi = d->nsyms;
-		while (lo < hi) {	/* upper_bound(addr) */
-			m = lo + (hi - lo) / 2;
-			if (d->syms[m].addr <= f->addr)
-				lo = m + 1;
-			else
-				hi = m;
-		}
+		SEARCH_FIRST(lo, d->nsyms, m,	/* upper_bound(addr) */
+		    d->syms[m].addr <= f->addr);
 		for (k = lo; k < d->nsyms; k++) {
 			const struct rsym *s = &d->syms[k];
 

@@ -9,6 +9,7 @@
 
 #include "ftint.h"
 #include "a64dec.h"
+#include "search.h"
 
 /* ------------------------------------------------------------------ */
 /* discovery */
@@ -71,18 +72,12 @@ ft_df_addname(struct dfunc *f, const char *name)
 static size_t
 df_lower(const struct dfunc *v, size_t n, uint64_t a)
 {
-	size_t lo = 0, hi = n, m;
+	size_t lo;
 
 	/* the symbols come in address order: mostly an append */
 	if (n == 0 || v[n - 1].addr < a)
 		return n;
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (v[m].addr < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, n, m, v[m].addr < a);
 	return lo;
 }
 
@@ -231,15 +226,9 @@ ft_a64_marks(struct disc *d)
 size_t
 functab_marks_from(const struct functab *ft, uint64_t a)
 {
-	size_t lo = 0, hi = ft->nmarks, m;
+	size_t lo;
 
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (ft->marks[m].addr < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, ft->nmarks, m, ft->marks[m].addr < a);
 	return lo;
 }
 

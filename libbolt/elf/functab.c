@@ -18,6 +18,7 @@
 
 #include "ftint.h"
 #include "a64dec.h"
+#include "search.h"
 
 /*
  * The names the table makes (name/N, name@PLT, ...) live in an arena of
@@ -199,15 +200,9 @@ secatcmp(const void *a, const void *b)
 const struct fsec *
 functab_section(const struct functab *ft, uint64_t a)
 {
-	size_t lo = 0, hi = ft->nsecs, m;
+	size_t lo;
 
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (ft->secs[m].addr <= a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, ft->nsecs, m, ft->secs[m].addr <= a);
 	while (lo-- > 0) {
 		const struct fsec *s = &ft->secs[lo];
 
@@ -684,15 +679,9 @@ functab_find(const struct functab *ft, uint64_t a)
 size_t
 functab_entries_from(const struct functab *ft, uint64_t a)
 {
-	size_t lo = 0, hi = ft->nsyms, m;
+	size_t lo;
 
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (ft->syms[m].addr < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, ft->nsyms, m, ft->syms[m].addr < a);
 	return lo;
 }
 

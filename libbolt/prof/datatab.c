@@ -54,6 +54,7 @@
 #include "x86dec.h"
 #include "cfg.h"
 #include "datatab.h"
+#include "search.h"
 
 /* ---- llvm/ADT/Hashing.h (LLVM 19): CityHash-based, fixed seed ---- */
 
@@ -305,15 +306,9 @@ set_name(struct datatab *t, const char *name, struct dobj *o)
 static size_t
 lower(const struct datatab *t, uint64_t a)
 {
-	size_t lo = 0, hi = t->n, m;
+	size_t lo;
 
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (t->o[m]->addr < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, t->n, m, t->o[m]->addr < a);
 	return lo;
 }
 
@@ -585,15 +580,9 @@ drelcmp(const void *a, const void *b)
 static int
 dyn_at(const struct datatab *t, uint64_t a)
 {
-	size_t lo = 0, hi = t->ndyn, m;
+	size_t lo;
 
-	while (lo < hi) {
-		m = lo + (hi - lo) / 2;
-		if (t->dyn[m] < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, t->ndyn, m, t->dyn[m] < a);
 	return lo < t->ndyn && t->dyn[lo] == a;
 }
 
@@ -1090,7 +1079,7 @@ obj_hash(struct hctx *h, int s, const struct dobj *o)
 	const struct drel *r;
 	const uint8_t *c;
 	uint64_t hv, off, end, len, nx;
-	size_t i, me, b, e, nr, lo, hi, m;
+	size_t i, me, b, e, nr, lo;
 
 	for (i = 0; i < h->n; i++)
 		if (h->co[i] == o)
@@ -1115,21 +1104,10 @@ obj_hash(struct hctx *h, int s, const struct dobj *o)
 	end = off + o->size;
 	r = h->t->drel[s];
 	nr = h->t->ndrel[s];
-	for (lo = 0, hi = nr; lo < hi; ) {	/* lower_bound(off) */
-		m = lo + (hi - lo) / 2;
-		if (r[m].off < off)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, nr, m, r[m].off < off);	/* lower_bound(off) */
 	b = lo;
-	for (hi = nr; lo < hi; ) {		/* upper_bound(end) */
-		m = lo + (hi - lo) / 2;
-		if (r[m].off <= end)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, nr, m,		/* upper_bound(end) */
+	    r[m].off <= end);
 	e = lo;
 	while (b != e) {
 		const struct drel *rel = &r[b++];
