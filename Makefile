@@ -9,7 +9,7 @@
 #   make install PREFIX=/usr/local DESTDIR=
 
 TOOLS   = perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite \
-	  profpipe-perf2bolt afdowrite
+	  profpipe-perf2bolt afdowrite heatmap
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -34,6 +34,7 @@ LDLIBS_fdatawrite = -lelf -lz -lcapstone
 LDLIBS_yamlwrite  = -lyaml -lcapstone -lelf -lz $(LLVM_LIBS) -lstdc++
 LDLIBS_profpipe-perf2bolt = -lelf -lz -pthread
 LDLIBS_afdowrite  = -ldw -lelf -lz -lcapstone
+LDLIBS_heatmap    = -lelf -lz -lcapstone -lm
 LDLIBS  ?=
 
 # LLVM 19's MC layer, for yamlwrite's hashes only: libbolt/mcx86.cc, the
