@@ -11,13 +11,17 @@
  * its size as BOLT sees it; its sample count is its branch profile's
  * executed branches (every taken branch from it and every fall-through
  * step in it, FuncBranchData::getNumExecutedBranches) or, of a basic
- * profile, its samples.  Over the simple functions with a profile, PLT
- * entries aside, sorted by density, the density reached when 99% of the
+ * profile, its samples.  Over the simple functions with a profile and
+ * executed bytes (perf2bolt-22 leaves out a function no trace ran
+ * through, branches from it or not: found by experiment, as the release
+ * sources we could read do not say why), PLT entries aside, sorted by
+ * density, the density reached when 99% of the
  * samples are summed is the profile's; below 60, BOLT asks for 60 /
  * density times more samples.  The branches and fall-through steps come
  * from libbolt's walk (pawalk.c), the graphs from cfgdis.c.
  */
 #include <err.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +32,8 @@
 #include "pa.h"
 #include "pawalk.h"
 
-void	 density_run(const char *binpath, const char *in, FILE *fp);
+void	 density_run(const char *binpath, const char *in, FILE *fp,
+	    int verbose);
 
 #define CUTOFF_HOT	990000		/* --profile-density-cutoff-hot */
 #define THRESHOLD	60.0		/* --profile-density-threshold */
@@ -132,7 +137,7 @@ struct dens {
 #include "sort.h"
 
 void
-density_run(const char *binpath, const char *in, FILE *fp)
+density_run(const char *binpath, const char *in, FILE *fp, int verbose)
 {
 	struct dctx c;
 	struct pa_reader r;
@@ -179,19 +184,28 @@ density_run(const char *binpath, const char *in, FILE *fp)
 		const struct bfunc *f = &c.bin.ft.f[i];
 		const struct cfg *g;
 
-		if (!has[i] || (f->flags & (BF_PLT | BF_PSEUDO)))
+		/* a function no trace ran through is not counted, nor are its
+		 * samples (perf2bolt-22 reads so, whatever its branches:
+		 * tests/65-heatmap.bats, "density: no executed bytes") */
+		if (!has[i] || bytes[i] == 0 || (f->flags & (BF_PLT | BF_PSEUDO)))
 			continue;
 		if ((f->flags & BF_NONSIMPLE) ||
 		    (g = cfgdis_get(c.cd, i)) == NULL || !g->simple)
 			continue;
 		total += raw[i];
+		if (verbose)
+			fprintf(stderr, "%s %" PRIu64 " %" PRIu64 " %" PRIu64
+			    "\n", f->name, f->size, bytes[i], raw[i]);
 		v[k++] = (struct dens){ 1.0 * (double)bytes[i] /
 		    (double)f->size, raw[i] };
 	}
 	sort_dens(v, k);
-	/* the cut-off in float, as BinaryPasses.cpp computes it */
-	for (i = 0; i < k && (float)acc < (float)total *
-	    (float)CUTOFF_HOT / 1000000; i++) {
+	/* the cut-off in integers: perf2bolt-22 stops at the function
+	 * that brings the sum to total x 990000 / 1000000 rounded down
+	 * (one sample of one function reaches 0 at once: "the output
+	 * profile is empty"), where the float of the sources read would
+	 * take it */
+	for (i = 0; i < k && acc < total * CUTOFF_HOT / 1000000; i++) {
 		acc += v[i].count;
 		density = v[i].d;
 	}

@@ -19,12 +19,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "heatmap.h"
 #include "boltbin.h"
 #include "pa.h"
 
-void	 density_run(const char *binpath, const char *in, FILE *fp);
+void	 density_run(const char *binpath, const char *in, FILE *fp,
+	    int verbose);
 
 enum { O_MINADDR = 257, O_MAXADDR };
 static const struct prog_opt opts[] = {
@@ -49,6 +51,9 @@ static const struct prog_opt opts[] = {
 	{ "density", no_argument, 'd', NULL,
 	    "print perf2bolt-22 --show-density's lines instead" },
 	{ "quiet", no_argument, 'q', NULL, "no warnings" },
+	{ "verbose", no_argument, 'v', NULL,
+	    "with --density: each function counted, its size,\n"
+	    "executed bytes and samples, on standard error" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
@@ -287,7 +292,7 @@ main(int argc, char *argv[])
 	size_t nsizes = 3, i;
 	uint64_t minaddr = 0, maxaddr = 0xffffffffu, perline = 256, v;
 	const char *prefix = NULL, *svgpath = NULL, *in;
-	int ch, mappings = 0, density = 0, quiet = 0;
+	int ch, mappings = 0, density = 0, quiet = 0, verbose = 0;
 	struct boltbin bb;
 	struct pa_reader r;
 	struct hmap m;
@@ -297,6 +302,9 @@ main(int argc, char *argv[])
 	char err[512];
 
 	prog_init(argc, argv);
+	/* the tables are a few MB: in the 2 MB pages libutil asks for the
+	 * heap (bigmem.c) the resident size would be twice what is used */
+	(void)prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
 	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
 		switch (ch) {
 		case 'o':
@@ -328,6 +336,9 @@ main(int argc, char *argv[])
 		case 'q':
 			quiet = 1;
 			break;
+		case 'v':
+			verbose = 1;
+			break;
 		}
 	}
 	argc -= optind;
@@ -344,7 +355,7 @@ main(int argc, char *argv[])
 	if (density) {
 		if (prefix != NULL || svgpath != NULL)
 			prog_usage_error("--density writes its lines alone");
-		density_run(argv[0], in, stdout);
+		density_run(argv[0], in, stdout, verbose);
 		xclose_stdout();
 		return 0;
 	}
