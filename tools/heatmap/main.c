@@ -267,22 +267,26 @@ write_map(const char *prefix, const char *suffix, const struct hmap *m,
     const struct hview *v, int what)
 {
 	struct output out;
-	char *path = NULL;
+	char *path;
+	FILE *fp = stdout;
 
+	/* no prefix: every part on the standard output, closed at the end */
 	if (prefix != NULL) {
 		path = xmalloc(strlen(prefix) + strlen(suffix) + 1);
 		strcpy(path, prefix);
 		strcat(path, suffix);
+		out_open(&out, path);
+		fp = out.fp;
+		free(path);
 	}
-	out_open(&out, path);
 	if (what == 0)
-		hmap_print(m, v, out.fp);
+		hmap_print(m, v, fp);
 	else if (what == 1)
-		hmap_print_cdf(m, out.fp);
+		hmap_print_cdf(m, fp);
 	else
-		hmap_print_hotness(m, v, out.fp);
-	out_commit(&out);
-	free(path);
+		hmap_print_hotness(m, v, fp);
+	if (prefix != NULL)
+		out_commit(&out);
 }
 
 int
@@ -400,20 +404,21 @@ main(int argc, char *argv[])
 		out_open(&out, svgpath);
 		svg_write(&m, &view, &so, out.fp);
 		out_commit(&out);
-		if (prefix == NULL) {
-			pa_close(&r);
-			return 0;
-		}
 	}
-	write_map(prefix, "", &m, &view, 0);
-	write_map(prefix, ".csv", &m, &view, 1);
-	write_map(prefix, "-section-hotness.csv", &m, &view, 2);
-	for (i = 1; i < nsizes; i++) {
-		char suf[32];
+	/* --svg alone writes the picture alone */
+	if (svgpath == NULL || prefix != NULL) {
+		write_map(prefix, "", &m, &view, 0);
+		write_map(prefix, ".csv", &m, &view, 1);
+		write_map(prefix, "-section-hotness.csv", &m, &view, 2);
+		for (i = 1; i < nsizes; i++) {
+			char suf[32];
 
-		hmap_resize(&m, sizes[i]);
-		snprintf(suf, sizeof(suf), "-%" PRIu64, sizes[i]);
-		write_map(prefix, suf, &m, &view, 0);
+			hmap_resize(&m, sizes[i]);
+			snprintf(suf, sizeof(suf), "-%" PRIu64, sizes[i]);
+			write_map(prefix, suf, &m, &view, 0);
+		}
+		if (prefix == NULL)
+			xclose_stdout();
 	}
 	hmap_free(&m);
 	pa_close(&r);

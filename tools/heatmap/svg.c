@@ -144,10 +144,10 @@ title(FILE *fp, const struct svgopt *o, uint64_t cell, uint64_t total)
 	} else
 		fputs("branch-stack (LBR) samples", fp);
 	fputs("</text>\n", fp);
-	fprintf(fp, "<text x=\"16\" y=\"46\" font-size=\"12\">%" PRIu64
-	    " samples and fall-through bytes counted; one cell is %" PRIu64
-	    " bytes, %d cells a row; hover over a cell for its count</text>\n",
-	    total, cell, COLS);
+	fprintf(fp, "<text x=\"16\" y=\"46\" font-size=\"12\">one cell is %"
+	    PRIu64 " bytes, %d cells a row; a sample counts in its cell, a "
+	    "fall-through in every cell it runs through (%" PRIu64 " in all);"
+	    " hover over a cell for its count</text>\n", cell, COLS, total);
 }
 
 static void
