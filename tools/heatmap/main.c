@@ -59,7 +59,7 @@ static const struct prog_opt opts[] = {
 static const struct prog_usage usage = {
 	"[-pq] [-b size[,size...]] [-l n] [--min-address addr] "
 	"[--max-address addr] [-o prefix] [-s svg] binary [preagg]\n"
-	"-d binary [preagg]",
+	"-d [-v] binary [preagg]",
 	"Write the heat maps llvm-bolt-heatmap-22 writes for a "
 	"pre-aggregated profile of binary.",
 	opts
