@@ -446,7 +446,7 @@ same_jobs() {
 	fdatawrite -j 2 -o good.fdata sw sw.pa
 	[ -s good.fdata ]
 	# PAWALK_TEST_FAIL=K:HOW makes worker K fail once its share is
-	# walked (libbolt/pawalk.c)
+	# walked (libbolt/prof/pawalk.c)
 	for k in 1:kill 1:exit 1:short 2:kill; do
 		PAWALK_TEST_FAIL=$k run fdatawrite -j 3 -o out.fdata sw sw.pa
 		echo "$k: $output"

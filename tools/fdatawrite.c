@@ -6,12 +6,12 @@
  * The rules are DataAggregator's in LLVM 19 (bolt/lib/Profile/
  * DataAggregator.cpp: doBranch, doTrace, getFallthroughsInTrace): doBranch for taken branches (returns
  * dropped, intra-function branches and calls, [unknown] ends), doTrace for
- * fall-through ranges on the control-flow graph libbolt/cfgdis.c builds
+ * fall-through ranges on the control-flow graph libbolt/cfg/cfgdis.c builds
  * as BOLT does (call continuation for external origins, every step to a
  * successor), the lines keyed and summed by (from, to), and basic samples
  * as perf2bolt -nl writes them.  The entries are cut into branches and
- * fall-throughs by libbolt/pawalk.c (as yamlwrite cuts them), names come
- * from libbolt/functab.c.
+ * fall-throughs by libbolt/prof/pawalk.c (as yamlwrite cuts them), names come
+ * from libbolt/elf/functab.c.
  */
 #include <err.h>
 #include <errno.h>

@@ -265,7 +265,7 @@ struct ctx {
 					 * input's build-id (write_out) */
 	int		 bidseen;	/* the stream named the BOLTed binary
 					 * by its build-id */
-	/* the stream's form (as libbolt/pawalk.h describes it): B, F and f
+	/* the stream's form (as libbolt/prof/pawalk.h describes it): B, F and f
 	 * alone, which perf2bolt-19 --pa reads, taking every location for
 	 * its bare address, or the current form (T R r S E), where X: and
 	 * other binaries' locations lie outside and perf2bolt-19 -p writes
@@ -496,7 +496,7 @@ split_frags(const struct bat *t)
 /* is all of function f data to BOLT (AArch64): a data mark at its start
  * (functab's marks, as discoverFileObjects applies them) and no code
  * mark before its end, so that BinaryFunction::disassemble finds no
- * instruction (libbolt/a64cfg.c decodes so) */
+ * instruction (libbolt/cfg/a64/a64cfg.c decodes so) */
 static int
 all_data(const struct functab *ft, const struct bfunc *f)
 {

@@ -10,7 +10,7 @@
  * other branch a call from its source and an entry into its target (the
  * function's exec counts those at the entry); a fall-through pair is an
  * edge.  Each BOLTed function is the input's function batmap credited
- * (libbolt/batbin.c), so names and fids are the BOLTed binary's
+ * (libbolt/bat/batbin.c), so names and fids are the BOLTed binary's
  * (getLocationName; the order BOLT creates functions in, functab's num).
  * For a function with BAT tables, hash, nblocks, block indices and block
  * hashes come from them: the blocks are BAT's block entries of the hot
@@ -23,7 +23,7 @@
  * agree for tables BOLT writes, and this file does the same in both
  * cases.  Functions without tables (code BOLT left in place, PLT
  * entries) are converted as perf2bolt converts them, from their graph in
- * the BOLTed binary (libbolt/cfgdis.c, graph.c; batmap keeps their
+ * the BOLTed binary (libbolt/cfg/cfgdis.c, graph.c; batmap keeps their
  * offsets): blocks, counts, calls and entry ids as perf2bolt writes
  * them, hashes from LLVM 19.s MC layer (hash.c); fall-throughs in
  * them count nowhere, as in perf2bolt-19, which sends every trace to BAT.

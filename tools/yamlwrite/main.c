@@ -3,7 +3,7 @@
  * yamlwrite: a pre-aggregated profile (llvm-bolt --pa) and the binary it
  * was collected on, to the YAML profile perf2bolt-19 --profile-format=yaml
  * writes for the same samples, hashes included (hash.c, from LLVM 19's MC
- * layer through libbolt/mcx86.cc, made only for the functions written).
+ * layer through libbolt/llvm/mcx86.cc, made only for the functions written).
  *
  * perf2bolt-19 in this mode (DataAggregator with the CFG built, then
  * YAMLProfileWriter::convert before any pass): doBranch records a taken
@@ -13,7 +13,7 @@
  * an entry of its target (recordEntry: the function's exec and the
  * entry block's); doTrace adds each fall-through step to its edge.
  * Block counts are nothing more: no inference runs before the writer.
- * The graph is libbolt/cfgdis.c's, the one fdatawrite uses; the profile
+ * The graph is libbolt/cfg/cfgdis.c's, the one fdatawrite uses; the profile
  * on it and its conversion are graph.c's, shared with the BAT path.
  */
 #include <err.h>
