@@ -76,6 +76,19 @@ walk() {
 	grep -q '^S ' fixed.pa
 }
 
+@test "heatmap --traces: the maps perf2bolt-22 --heatmap writes, branch stacks and basic samples" {
+	walk fixed 2000 12
+	perfdecode fixed.lbr | preagg --llvm=22 --heatmap -b "$W/fixed" > f.pa
+	"$P22" "$W/fixed" -p fixed.lbr -o x.fdata --heatmap="$TMP/R" > ref.log 2>&1
+	heatmap --traces -o O "$W/fixed" f.pa
+	same5 R O
+	perf record -q -e cpu-clock -o c.data "$W/pie" > /dev/null 2>&1
+	perfdecode c.data | preagg --llvm=22 --heatmap --basic -b "$W/pie" > c.pa
+	"$P22" "$W/pie" -p c.data --basic-events -o x.fdata --heatmap="$TMP/RC" > ref.log 2>&1
+	heatmap -t -o OC "$W/pie" c.pa
+	same5 RC OC
+}
+
 @test "heatmap: what preagg --heatmap adds is what the map needs (stack ends, code outside functions)" {
 	walk fixed 2000 5
 	perfdecode fixed.lbr | preagg --llvm=22 -b "$W/fixed" > plain.pa

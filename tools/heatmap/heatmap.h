@@ -61,6 +61,8 @@ void	 hmap_init(struct hmap *, uint64_t bsize, uint64_t minaddr,
 void	 hmap_point(struct hmap *, uint64_t addr, uint64_t count);
 void	 hmap_range(struct hmap *, uint64_t start, uint64_t end,
 	    uint64_t count);
+/* the buckets of src (not finished) added to dst's */
+void	 hmap_merge(struct hmap *dst, const struct hmap *src);
 /* the buckets sorted, the table dropped */
 void	 hmap_finish(struct hmap *);
 /* Heatmap::resizeBucket: the same samples in buckets of bsize bytes */

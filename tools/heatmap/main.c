@@ -46,6 +46,9 @@ static const struct prog_opt opts[] = {
 	    "the highest address drawn (default 0xffffffff)" },
 	{ "print-mappings", no_argument, 'p', NULL,
 	    "name the text sections in the legend" },
+	{ "traces", no_argument, 't', NULL,
+	    "draw no S entry of a stream with branch entries, as\n"
+	    "perf2bolt --heatmap draws a branch-stack recording" },
 	{ "svg", required_argument, 's', "FILE",
 	    "draw the map as an SVG picture in FILE" },
 	{ "density", no_argument, 'd', NULL,
@@ -57,7 +60,7 @@ static const struct prog_opt opts[] = {
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"[-pq] [-b size[,size...]] [-l n] [--min-address addr] "
+	"[-pqt] [-b size[,size...]] [-l n] [--min-address addr] "
 	"[--max-address addr] [-o prefix] [-s svg] binary [preagg]\n"
 	"-d [-v] binary [preagg]",
 	"Write the heat maps llvm-bolt-heatmap-22 writes for a "
@@ -201,6 +204,7 @@ text_sections(struct elfobj *eo, size_t *nsecs, uint64_t *hs, uint64_t *he)
 struct input {
 	uint64_t	 total;		/* NumTotalSamples */
 	int		 any;		/* an entry besides E */
+	int		 branches;	/* an entry besides E and S */
 	char		*events;	/* the E entries' names, comma-joined */
 	size_t		 nevlen;
 };
@@ -231,7 +235,8 @@ add_event(struct input *in, const char *name)
 /* the entries into m, as parseAggregatedLBREntry and printLBRHeatMap
  * take them */
 static void
-read_entries(struct pa_reader *r, struct hmap *m, struct input *in)
+read_entries(struct pa_reader *r, struct hmap *m, struct hmap *pts,
+    struct input *in)
 {
 	struct pa_entry e;
 
@@ -241,8 +246,10 @@ read_entries(struct pa_reader *r, struct hmap *m, struct input *in)
 			add_event(in, pa_event(r, e.event));
 			continue;
 		case PA_S:
-			hmap_point(m, e.loc[0].addr, e.count);
-			break;
+			hmap_point(pts ? pts : m, e.loc[0].addr, e.count);
+			in->any = 1;
+			in->total += e.count;
+			continue;
 		case PA_T:
 		case PA_R:
 			if (e.loc[2].addr != PA_BR_ONLY)
@@ -258,6 +265,7 @@ read_entries(struct pa_reader *r, struct hmap *m, struct input *in)
 			break;
 		}
 		in->any = 1;
+		in->branches = 1;
 		in->total += e.count;
 	}
 }
@@ -289,6 +297,27 @@ write_map(const char *prefix, const char *suffix, const struct hmap *m,
 		out_commit(&out);
 }
 
+/* the five parts (printLBRHeatMap's order), then the zoomed-out maps */
+static void
+write_all(const char *prefix, const uint64_t *sizes, size_t nsizes,
+    struct hmap *m, const struct hview *v)
+{
+	size_t i;
+
+	write_map(prefix, "", m, v, 0);
+	write_map(prefix, ".csv", m, v, 1);
+	write_map(prefix, "-section-hotness.csv", m, v, 2);
+	for (i = 1; i < nsizes; i++) {
+		char suf[32];
+
+		hmap_resize(m, sizes[i]);
+		snprintf(suf, sizeof(suf), "-%" PRIu64, sizes[i]);
+		write_map(prefix, suf, m, v, 0);
+	}
+	if (prefix == NULL)
+		xclose_stdout();
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -296,7 +325,7 @@ main(int argc, char *argv[])
 	size_t nsizes = 3, i;
 	uint64_t minaddr = 0, maxaddr = 0xffffffffu, perline = 256, v;
 	const char *prefix = NULL, *svgpath = NULL, *in;
-	int ch, mappings = 0, density = 0, quiet = 0, verbose = 0;
+	int ch, mappings = 0, density = 0, quiet = 0, verbose = 0, traces = 0;
 	struct boltbin bb;
 	struct pa_reader r;
 	struct hmap m;
@@ -336,6 +365,9 @@ main(int argc, char *argv[])
 			break;
 		case 'd':
 			density = 1;
+			break;
+		case 't':
+			traces = 1;
 			break;
 		case 'q':
 			quiet = 1;
@@ -379,7 +411,19 @@ main(int argc, char *argv[])
 	if (pa_open(&r, in) == -1)
 		prog_open_error(in);
 	hmap_init(&m, sizes[0], minaddr, maxaddr);
-	read_entries(&r, &m, &inp);
+	if (traces) {
+		/* perf2bolt --heatmap: a branch-stack recording's samples
+		 * without stacks and the ends of its stacks are not drawn;
+		 * a stream of S entries alone is a basic profile, drawn */
+		struct hmap pts;
+
+		hmap_init(&pts, sizes[0], minaddr, maxaddr);
+		read_entries(&r, &m, &pts, &inp);
+		if (!inp.branches)
+			hmap_merge(&m, &pts);
+		ktab_free(&pts.tab);
+	} else
+		read_entries(&r, &m, NULL, &inp);
 	hmap_finish(&m);
 	if (!inp.any || inp.total == 0)
 		errx(1, "%s: no samples in the profile: no heat map", r.lr.name);
@@ -406,20 +450,8 @@ main(int argc, char *argv[])
 		out_commit(&out);
 	}
 	/* --svg alone writes the picture alone */
-	if (svgpath == NULL || prefix != NULL) {
-		write_map(prefix, "", &m, &view, 0);
-		write_map(prefix, ".csv", &m, &view, 1);
-		write_map(prefix, "-section-hotness.csv", &m, &view, 2);
-		for (i = 1; i < nsizes; i++) {
-			char suf[32];
-
-			hmap_resize(&m, sizes[i]);
-			snprintf(suf, sizeof(suf), "-%" PRIu64, sizes[i]);
-			write_map(prefix, suf, &m, &view, 0);
-		}
-		if (prefix == NULL)
-			xclose_stdout();
-	}
+	if (svgpath == NULL || prefix != NULL)
+		write_all(prefix, sizes, nsizes, &m, &view);
 	hmap_free(&m);
 	pa_close(&r);
 	for (i = 0; i < view.nsecs; i++)

@@ -81,6 +81,19 @@ hmap_range(struct hmap *m, uint64_t start, uint64_t end, uint64_t count)
 	}
 }
 
+/* the buckets of src (not finished) added to dst's, of the same size */
+void
+hmap_merge(struct hmap *dst, const struct hmap *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->tab.n; i++) {
+		const struct bucket *b = ktab_at(&src->tab, i);
+
+		bump(dst, b->key, b->count);
+	}
+}
+
 #define SORT_NAME	sort_buckets
 #define SORT_TYPE	struct bucket
 #define SORT_LESS(a, b)	((a)->key < (b)->key)
