@@ -62,6 +62,7 @@ CXXWARN = -Wall -Wextra -Werror -Wshadow
 CXXOBJ_yamlwrite = $(BUILD)/obj/libbolt/llvm/mcx86.o
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	    -DPROFPIPE_TESTHOOKS \
 	    -fno-sanitize-recover=all
 
 UTILSRC = $(wildcard libutil/*.c)
