@@ -173,7 +173,8 @@ density_run(const char *binpath, const char *in, FILE *fp, int verbose)
 	w.arg = &c;
 	w.mode = PAWALK_LITERAL;	/* as perf2bolt --pa reads branches */
 	ws[0] = &w;
-	pawalk_run_many(ws, 1, &r);
+	if (pawalk_run_many(ws, 1, &r, err, sizeof(err)) == -1)
+		errx(1, "%s", err);
 	/* the profile is a branch profile when the stream has branches
 	 * (perf2bolt reads S entries only in its basic mode) */
 	raw = w.lbr ? c.raw : c.bsamples;

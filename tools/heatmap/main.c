@@ -239,8 +239,9 @@ read_entries(struct pa_reader *r, struct hmap *m, struct hmap *pts,
     struct input *in)
 {
 	struct pa_entry e;
+	int k;
 
-	while (pa_next(r, &e)) {
+	while ((k = pa_next(r, &e)) == 1) {
 		switch (e.type) {
 		case PA_E:
 			add_event(in, pa_event(r, e.event));
@@ -268,6 +269,8 @@ read_entries(struct pa_reader *r, struct hmap *m, struct hmap *pts,
 		in->branches = 1;
 		in->total += e.count;
 	}
+	if (k == -1)
+		lr_errx(&r->lr, "%s", r->err);
 }
 
 static void
