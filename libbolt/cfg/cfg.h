@@ -242,6 +242,23 @@ size_t	 cfgdis_relocs_in(const struct cfgdis *, uint64_t lo, uint64_t hi,
  * (handleAArch64Veneer); 0 on other targets */
 int	 cfgdis_in_island(struct cfgdis *, uint64_t a);
 int	 cfgdis_veneer_at(struct cfgdis *, uint64_t a);
+/* what an instruction refers to, as BinaryContext::handleAddressRef
+ * and handleExternalReference see it (datatab.c) */
+struct cfg_iref {
+	uint64_t	mem;		/* a PC-relative memory operand's
+					 * address, or 0 */
+	uint64_t	branch;		/* a direct branch's or call's
+					 * target, if isbranch */
+	int		isbranch;
+};
+/* the instruction at p (left bytes, at address pc) of a function of d's
+ * binary: its size and *r; 0 if it does not decode (or left is 0); -1
+ * if the architecture has no such reading (its memory events are not
+ * named) */
+int	 cfgdis_insn_ref(struct cfgdis *, const uint8_t *p, size_t left,
+	    uint64_t pc, struct cfg_iref *r);
+/* "x86-64", "AArch64" */
+const char *cfgdis_arch_name(const struct cfgdis *);
 /* the decoder that says what an instruction is: "Capstone" (x86-64),
  * "LLVM 19" (AArch64) */
 const char *cfgdis_decoder(const struct cfgdis *);

@@ -513,6 +513,22 @@ cfgdis_stats(const struct cfgdis *d)
 	return &d->stats;
 }
 
+int
+cfgdis_insn_ref(struct cfgdis *d, const uint8_t *p, size_t left, uint64_t pc,
+    struct cfg_iref *r)
+{
+	if (d->arch->insn_ref == NULL)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	return left == 0 ? 0 : d->arch->insn_ref(d, p, left, pc, r);
+}
+
+const char *
+cfgdis_arch_name(const struct cfgdis *d)
+{
+	return d->arch->name;
+}
+
 const char *
 cfgdis_decoder(const struct cfgdis *d)
 {

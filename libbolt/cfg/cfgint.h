@@ -277,6 +277,9 @@ struct cfg_arch {
 	void	(*scan_relocs)(struct cfgdis *d);
 	/* is a in data in code (a constant island, of any function) */
 	int	(*in_island)(struct cfgdis *d, uint64_t a);
+	/* cfgdis_insn_ref (NULL: none) */
+	int	(*insn_ref)(struct cfgdis *d, const uint8_t *p, size_t left,
+		    uint64_t pc, struct cfg_iref *r);
 	/* a PC-relative reference into its own code counts up to MaxSize
 	 * (handleAddressRef's containsAddress(UseMaxSize)), not Size */
 	int	 self_maxsize;

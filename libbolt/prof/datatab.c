@@ -41,7 +41,6 @@
  *     relocation's offset) as llvm/ADT/Hashing.h of LLVM 19 computes it,
  *     unless another object has that name.
  */
-#include <capstone/capstone.h>
 #include <gelf.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,226 +50,15 @@
 #include "util.h"
 #include "elfobj.h"
 #include "functab.h"
-#include "x86dec.h"
 #include "cfg.h"
 #include "datatab.h"
+#include "dtint.h"
 #include "search.h"
-
-/* ---- llvm/ADT/Hashing.h (LLVM 19): CityHash-based, fixed seed ---- */
-
-#define K0	0xc3a5c85c97cb3127ULL
-#define K1	0xb492b66fbe98f273ULL
-#define K2	0x9ae16a3b2f90404fULL
-#define K3	0xc949d7c7509e6557ULL
-#define SEED	0xff51afd7ed558ccdULL	/* without ABI-breaking checks */
-
-static uint64_t
-f64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint64_t
-f32(const uint8_t *p)
-{
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-	    (uint64_t)p[3] << 24;
-}
-
-static uint64_t
-rotr(uint64_t v, unsigned n)
-{
-	return n == 0 ? v : v >> n | v << (64 - n);
-}
-
-static uint64_t
-smix(uint64_t v)
-{
-	return v ^ (v >> 47);
-}
-
-static uint64_t
-h16(uint64_t lo, uint64_t hi)
-{
-	const uint64_t m = 0x9ddfea08eb382d69ULL;
-	uint64_t a = (lo ^ hi) * m, b;
-
-	a ^= a >> 47;
-	b = (hi ^ a) * m;
-	b ^= b >> 47;
-	return b * m;
-}
-
-static uint64_t
-hshort(const uint8_t *s, size_t n, uint64_t seed)
-{
-	uint64_t a, b, c, d, z, vf, vs, wf, ws, r;
-
-	if (n >= 4 && n <= 8)
-		return h16(n + (f32(s) << 3), seed ^ f32(s + n - 4));
-	if (n > 8 && n <= 16) {
-		a = f64(s);
-		b = f64(s + n - 8);
-		return h16(seed ^ a, rotr(b + n, (unsigned)n)) ^ b;
-	}
-	if (n > 16 && n <= 32) {
-		a = f64(s) * K1;
-		b = f64(s + 8);
-		c = f64(s + n - 8) * K2;
-		d = f64(s + n - 16) * K0;
-		return h16(rotr(a - b, 43) + rotr(c ^ seed, 30) + d,
-		    a + rotr(b ^ K3, 20) - c + n + seed);
-	}
-	if (n > 32) {
-		z = f64(s + 24);
-		a = f64(s) + (n + f64(s + n - 16)) * K0;
-		b = rotr(a + z, 52);
-		c = rotr(a, 37);
-		a += f64(s + 8);
-		c += rotr(a, 7);
-		a += f64(s + 16);
-		vf = a + z;
-		vs = b + rotr(a, 31) + c;
-		a = f64(s + 16) + f64(s + n - 32);
-		z = f64(s + n - 8);
-		b = rotr(a + z, 52);
-		c = rotr(a, 37);
-		a += f64(s + n - 24);
-		c += rotr(a, 7);
-		a += f64(s + n - 16);
-		wf = a + z;
-		ws = b + rotr(a, 31) + c;
-		r = smix((vf + ws) * K2 + (wf + vs) * K0);
-		return smix((seed ^ (r * K0)) + vs) * K2;
-	}
-	if (n != 0) {
-		uint32_t y = (uint32_t)s[0] + ((uint32_t)s[n >> 1] << 8);
-		uint32_t zz = (uint32_t)n + ((uint32_t)s[n - 1] << 2);
-
-		return smix((uint64_t)y * K2 ^ (uint64_t)zz * K3 ^ seed) * K2;
-	}
-	return K2 ^ seed;
-}
-
-struct hstate {
-	uint64_t	h0, h1, h2, h3, h4, h5, h6;
-};
-
-static void
-mix32(const uint8_t *s, uint64_t *a, uint64_t *b)
-{
-	uint64_t c, d;
-
-	*a += f64(s);
-	c = f64(s + 24);
-	*b = rotr(*b + *a + c, 21);
-	d = *a;
-	*a += f64(s + 8) + f64(s + 16);
-	*b += rotr(*a, 44) + d;
-	*a += c;
-}
-
-static void
-hmix(struct hstate *h, const uint8_t *s)
-{
-	uint64_t t;
-
-	h->h0 = rotr(h->h0 + h->h1 + h->h3 + f64(s + 8), 37) * K1;
-	h->h1 = rotr(h->h1 + h->h4 + f64(s + 48), 42) * K1;
-	h->h0 ^= h->h6;
-	h->h1 += h->h3 + f64(s + 40);
-	h->h2 = rotr(h->h2 + h->h5, 33) * K1;
-	h->h3 = h->h4 * K1;
-	h->h4 = h->h0 + h->h5;
-	mix32(s, &h->h3, &h->h4);
-	h->h5 = h->h2 + h->h6;
-	h->h6 = h->h1 + f64(s + 16);
-	mix32(s + 32, &h->h5, &h->h6);
-	t = h->h2;
-	h->h2 = h->h0;
-	h->h0 = t;
-}
-
-static void
-hcreate(struct hstate *h, const uint8_t *s, uint64_t seed)
-{
-	h->h0 = 0;
-	h->h1 = seed;
-	h->h2 = h16(seed, K1);
-	h->h3 = rotr(seed ^ K1, 49);
-	h->h4 = seed * K1;
-	h->h5 = smix(seed);
-	h->h6 = h16(h->h4, h->h5);
-	hmix(h, s);
-}
-
-static uint64_t
-hfinal(const struct hstate *h, uint64_t n)
-{
-	return h16(h16(h->h3, h->h5) + smix(h->h1) * K1 + h->h2,
-	    h16(h->h4, h->h6) + smix(n) * K1 + h->h0);
-}
-
-/* hash_value(StringRef): hash_combine_range over contiguous bytes */
-static uint64_t
-hash_bytes(const uint8_t *s, size_t n)
-{
-	struct hstate h;
-	const uint8_t *p = s, *aend = s + (n & ~(size_t)63);
-
-	if (n <= 64)
-		return hshort(s, n, SEED);
-	hcreate(&h, p, SEED);
-	for (p += 64; p != aend; p += 64)
-		hmix(&h, p);
-	if (n & 63)
-		hmix(&h, s + n - 64);
-	return hfinal(&h, n);
-}
-
-/* hash_value of an integer */
-static uint64_t
-hash_int(uint64_t v)
-{
-	return h16(SEED + ((v & 0xffffffffu) << 3), v >> 32);
-}
-
-/* hash_combine of two hash codes: their 16 bytes, hashed short */
-static uint64_t
-hash_combine2(uint64_t a, uint64_t b)
-{
-	uint8_t buf[16];
-	int i;
-
-	for (i = 0; i < 8; i++) {
-		buf[i] = (uint8_t)(a >> (8 * i));
-		buf[8 + i] = (uint8_t)(b >> (8 * i));
-	}
-	return hshort(buf, 16, SEED);
-}
 
 /* ---- the objects ---- */
 
-static int
-fail(char *err, size_t errlen, const char *fmt, ...) PRINTFLIKE(3, 4);
-static int
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static const char *
-keep(struct datatab *t, char *s)
+const char *
+dt_keep(struct datatab *t, char *s)
 {
 	xgrow(&t->strs, &t->capstrs, t->nstrs + 1, sizeof(*t->strs));
 	t->strs[t->nstrs++] = s;
@@ -278,16 +66,16 @@ keep(struct datatab *t, char *s)
 }
 
 /* GlobalSymbols: the object of a name, or NULL */
-static struct dobj *
-by_name(const struct datatab *t, const char *name)
+struct dobj *
+dt_by_name(const struct datatab *t, const char *name)
 {
 	long k = strtab_find(&t->names, name, strlen(name));
 
 	return k < 0 ? NULL : t->nmobj[k];
 }
 
-static void
-set_name(struct datatab *t, const char *name, struct dobj *o)
+void
+dt_set_name(struct datatab *t, const char *name, struct dobj *o)
 {
 	uint32_t k = strtab_intern(&t->names, name, strlen(name));
 
@@ -400,8 +188,8 @@ nest(struct datatab *t, size_t i)
 }
 
 /* isInternalSymbolName */
-static int
-internal_name(const char *n)
+int
+dt_internal_name(const char *n)
 {
 	return strncmp(n, "SYMBOLat", 8) == 0 || strncmp(n, "DATAat", 6) == 0 ||
 	    strncmp(n, "HOLEat", 6) == 0;
@@ -417,10 +205,10 @@ add(struct datatab *t, const struct functab *ft, const char *name,
 
 	if (i < t->n && t->o[i]->addr == addr) {
 		o = t->o[i];
-		if (by_name(t, name) != o) {
-			set_name(t, name, o);
+		if (dt_by_name(t, name) != o) {
+			dt_set_name(t, name, o);
 			/* the first alias BOLT's own name would give way to */
-			if (o->alias == NULL && !internal_name(name))
+			if (o->alias == NULL && !dt_internal_name(name))
 				o->alias = name;
 		}
 		return o;
@@ -436,7 +224,7 @@ add(struct datatab *t, const struct functab *ft, const char *name,
 	memmove(&t->o[i + 1], &t->o[i], (t->n - i) * sizeof(*t->o));
 	t->o[i] = o;
 	t->n++;
-	set_name(t, name, o);
+	dt_set_name(t, name, o);
 	nest(t, i);
 	return o;
 }
@@ -464,7 +252,7 @@ global_symbol(struct datatab *t, const struct functab *ft, const char *prefix,
 	if (at(t, a) != NULL)
 		return;
 	snprintf(nm, sizeof(nm), "%s0x%llx", prefix, (unsigned long long)a);
-	add(t, ft, keep(t, xstrdup(nm)), a, 0);
+	add(t, ft, dt_keep(t, xstrdup(nm)), a, 0);
 }
 
 /* an address of a data section (not code, not outside every section) */
@@ -762,7 +550,7 @@ entry_point(struct datatab *t, const struct functab *ft, uint64_t a)
 	name = xmalloc(len);
 	snprintf(name, len, "__ENTRY_%s@0x%llx", f->name,
 	    (unsigned long long)a);
-	add(t, ft, keep(t, name), a, 0);
+	add(t, ft, dt_keep(t, name), a, 0);
 }
 
 /* getOrCreateJumpTable: the nth table function f makes, at jt->addr.
@@ -780,12 +568,12 @@ jump_table(struct datatab *t, const struct functab *ft,
 
 	if (o != NULL && o->jt)
 		return;
-	if (o == NULL || internal_name(o->name)) {
+	if (o == NULL || dt_internal_name(o->name)) {
 		snprintf(nm, sizeof(nm), ".%zu", n);
 		len = strlen("JUMP_TABLE/") + strlen(f->name) + strlen(nm) + 1;
 		name = xmalloc(len);
 		snprintf(name, len, "JUMP_TABLE/%s%s", f->name, nm);
-		o = add(t, ft, keep(t, name), jt->addr, 0);
+		o = add(t, ft, dt_keep(t, name), jt->addr, 0);
 	}
 	o->jt = 1;
 	xgrow(&t->jts, &t->capjts, t->njts + 1, sizeof(*t->jts));
@@ -833,23 +621,22 @@ static int
 references(struct datatab *t, struct elfobj *eo, const struct functab *ft,
     struct cfgdis *cd, char *err, size_t errlen)
 {
-	csh cs;
-	cs_insn *ci;
 	size_t i, k, cap = 0, njt, done, nfe = 0, capfe = 0, nxr = 0, capxr = 0;
 	size_t nfr;
 	uint8_t *buf = NULL;
 	struct cfgdis_jt *jt = NULL;
 	uint64_t *fe = NULL, *fr, *xr = NULL;	/* xr: function, address */
+	struct cfg_iref ir;
 
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
-		return fail(err, errlen, "capstone: cannot open x86-64");
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
-	ci = cs_malloc(cs);
+	if (cfgdis_insn_ref(cd, NULL, 0, 0, &ir) == -1)
+		return failf(err, errlen, "%s: the data objects of %s code "
+		    "(memory events) are not known", eo->path,
+		    cfgdis_arch_name(cd));
 	for (i = 0; i < ft->n; i++) {
 		const struct bfunc *f = &ft->f[i];
 		const struct fsec *sec;
 		uint64_t off = 0, pc, tgt;
-		struct x86d x;
+		int len;
 
 		if (f->flags & (BF_PLT | BF_PSEUDO | BF_NONSIMPLE) ||
 		    f->size == 0 || f->size > ((uint64_t)1 << 28))
@@ -866,14 +653,12 @@ references(struct datatab *t, struct elfobj *eo, const struct functab *ft,
 		free(jt);
 		jt = NULL;
 		njt = 0;
-		if (cd != NULL) {
-			njt = cfgdis_tables(cd, i, &jt, &fr, &nfr);
-			xgrow(&fe, &capfe, nfe + nfr + 1, sizeof(*fe));
-			if (nfr > 0)
-				memcpy(fe + nfe, fr, nfr * sizeof(*fe));
-			nfe += nfr;
-			free(fr);
-		}
+		njt = cfgdis_tables(cd, i, &jt, &fr, &nfr);
+		xgrow(&fe, &capfe, nfe + nfr + 1, sizeof(*fe));
+		if (nfr > 0)
+			memcpy(fe + nfe, fr, nfr * sizeof(*fe));
+		nfe += nfr;
+		free(fr);
 		done = 0;
 		while (off < f->size) {
 			uint64_t ioff = off, btgt = 0;
@@ -881,40 +666,14 @@ references(struct datatab *t, struct elfobj *eo, const struct functab *ft,
 
 			pc = f->addr + off;
 			tgt = 0;
-			if (x86d_decode(buf + off, (size_t)(f->size - off), &x)) {
-				if (x.mrip)
-					tgt = pc + x.len + (uint64_t)x.mdisp;
-				if (x.kind == X86D_JCC || x.kind == X86D_JMP ||
-				    x.kind == X86D_CALL) {
-					br = 1;
-					btgt = pc + x.len + (uint64_t)x.disp;
-				}
-				off += x.len;
-			} else {
-				const uint8_t *p = buf + off;
-				size_t left = (size_t)(f->size - off);
-				uint64_t addr = pc;
-				cs_x86 *d;
-				uint8_t j;
-
-				if (!cs_disasm_iter(cs, &p, &left, &addr, ci))
-					break;	/* BOLT stops there too */
-				d = &ci->detail->x86;
-				for (j = 0; j < d->op_count; j++)
-					if (d->operands[j].type == X86_OP_MEM &&
-					    d->operands[j].mem.base == X86_REG_RIP)
-						tgt = pc + ci->size + (uint64_t)
-						    d->operands[j].mem.disp;
-				/* a direct branch or call */
-				if ((cs_insn_group(cs, ci, CS_GRP_JUMP) ||
-				    cs_insn_group(cs, ci, CS_GRP_CALL)) &&
-				    d->op_count == 1 &&
-				    d->operands[0].type == X86_OP_IMM) {
-					br = 1;
-					btgt = (uint64_t)d->operands[0].imm;
-				}
-				off += ci->size;
-			}
+			len = cfgdis_insn_ref(cd, buf + off,
+			    (size_t)(f->size - off), pc, &ir);
+			if (len <= 0)
+				break;	/* BOLT stops there too */
+			tgt = ir.mem;
+			br = ir.isbranch;
+			btgt = ir.branch;
+			off += (uint64_t)len;
 			/* a branch or call out of the function, but to its
 			 * end within its padding (a NOP to BOLT): the
 			 * target's object, FUNCat0x<target> if none
@@ -957,7 +716,7 @@ references(struct datatab *t, struct elfobj *eo, const struct functab *ft,
 		const struct bfunc *tf = func_holding(ft, xr[k + 1]);
 
 		if (xr[k + 1] == 0 || tf == NULL || tf == &ft->f[xr[k]] ||
-		    (cd != NULL && cfgdis_get(cd, (size_t)xr[k])->ignored))
+		    cfgdis_get(cd, (size_t)xr[k])->ignored)
 			continue;
 		entry_point(t, ft, xr[k + 1]);
 	}
@@ -968,8 +727,6 @@ references(struct datatab *t, struct elfobj *eo, const struct functab *ft,
 	free(xr);
 	free(jt);
 	free(buf);
-	cs_free(ci, 1);
-	cs_close(&cs);
 	return 0;
 }
 
@@ -1018,156 +775,13 @@ fill_holes(struct datatab *t, const struct functab *ft)
 
 				snprintf(nm, sizeof(nm), "HOLEat0x%llx",
 				    (unsigned long long)hole[i]);
-				add(t, ft, keep(t, xstrdup(nm)), hole[i],
+				add(t, ft, dt_keep(t, xstrdup(nm)), hole[i],
 				    hole[i + 1]);
 				t->nholes++;
 			}
 		}
 	}
 	free(hole);
-}
-
-/* BinarySection::hash for an object without relocations in it: its size
- * and section name, then its bytes (none for a NOBITS section) */
-/* BinarySection::hash of object o by section s (its own for the
- * object hashed, and the same for the objects its relocations name, as
- * BOLT calls itself), with its cache of hashes (an object reached again
- * through a relocation is its hash so far) */
-struct hctx {
-	struct datatab	 *t;
-	struct elfobj	 *eo;
-	const struct functab *ft;
-	const struct dobj **co;
-	uint64_t	 *ch;
-	size_t		  n, capo, caph;
-};
-
-static const uint8_t *
-sec_contents(struct hctx *h, int s, uint64_t *len)
-{
-	struct datatab *t = h->t;
-	const struct fsec *sec = &h->ft->secs[s];
-
-	*len = sec->type == SHT_NOBITS ? 0 : sec->size;
-	if (*len == 0)
-		return NULL;
-	if (t->secbuf[s] == NULL) {
-		t->secbuf[s] = xmalloc((size_t)*len);
-		if (elfobj_read(h->eo, sec->offset, t->secbuf[s],
-		    (size_t)*len) == -1)
-			memset(t->secbuf[s], 0, (size_t)*len);
-	}
-	return t->secbuf[s];
-}
-
-/* hash_value(Contents.substr(pos, n)) */
-static uint64_t
-hash_sub(const uint8_t *c, uint64_t len, uint64_t pos, uint64_t n)
-{
-	if (pos > len)
-		pos = len;
-	if (n > len - pos)
-		n = len - pos;
-	return hash_bytes(c != NULL ? c + pos : (const uint8_t *)"",
-	    (size_t)n);
-}
-
-static uint64_t
-obj_hash(struct hctx *h, int s, const struct dobj *o)
-{
-	const struct fsec *sec, *own;
-	const struct drel *r;
-	const uint8_t *c;
-	uint64_t hv, off, end, len, nx;
-	size_t i, me, b, e, nr, lo;
-
-	for (i = 0; i < h->n; i++)
-		if (h->co[i] == o)
-			return h->ch[i];
-	sec = &h->ft->secs[s];
-	own = o->sec >= 0 ? &h->ft->secs[o->sec] : NULL;
-	hv = hash_combine2(hash_int(o->size), own != NULL ?
-	    hash_bytes((const uint8_t *)own->name, strlen(own->name)) :
-	    hash_bytes((const uint8_t *)"<absolute>", 10));
-	xgrow(&h->co, &h->capo, h->n + 1, sizeof(*h->co));
-	xgrow(&h->ch, &h->caph, h->n + 1, sizeof(*h->ch));
-	me = h->n++;
-	h->co[me] = o;
-	h->ch[me] = hv;
-	/* containsRange */
-	if (o->addr < sec->addr ||
-	    o->addr - sec->addr >= sec->size ||
-	    o->size > sec->size - (o->addr - sec->addr))
-		return hv;
-	c = sec_contents(h, s, &len);
-	off = o->addr - sec->addr;
-	end = off + o->size;
-	r = h->t->drel[s];
-	nr = h->t->ndrel[s];
-	SEARCH_FIRST(lo, nr, m, r[m].off < off);	/* lower_bound(off) */
-	b = lo;
-	SEARCH_FIRST(lo, nr, m,		/* upper_bound(end) */
-	    r[m].off <= end);
-	e = lo;
-	while (b != e) {
-		const struct drel *rel = &r[b++];
-
-		/* BOLT 19 reads the next relocation's offset, here as there:
-		 * past the last one, the end node's field, which is where
-		 * libstdc++ keeps the set's size */
-		nx = b < nr ? r[b].off : (uint64_t)nr;
-		hv = hash_combine2(hv, hash_sub(c, len, off, nx - off));
-		if (rel->to != NULL)
-			hv = hash_combine2(hv, obj_hash(h, s, rel->to));
-		off = rel->off + rel->size;
-	}
-	hv = hash_combine2(hv, hash_sub(c, len, off, end - off));
-	for (i = 0; i < h->n; i++)
-		if (h->co[i] == o)
-			h->ch[i] = hv;
-	return hv;
-}
-
-/* generateSymbolHashes */
-static void
-hash_names(struct datatab *t, struct elfobj *eo, const struct functab *ft)
-{
-	struct hctx h;
-	size_t i;
-
-	memset(&h, 0, sizeof(h));
-	h.t = t;
-	h.eo = eo;
-	h.ft = ft;
-
-	for (i = 0; i < t->n; i++) {
-		struct dobj *o = t->o[i];
-		const char *x;
-		char nm[64];
-		size_t pre;
-
-		if (!internal_name(o->name))
-			continue;
-		/* a name of its own (a jump table's) goes first */
-		if (o->alias != NULL) {
-			o->name = o->alias;
-			continue;
-		}
-		if (o->size == 0 || o->sec < 0)
-			continue;
-		x = strstr(o->name, "0x");
-		pre = x != NULL ? (size_t)(x - o->name) : strlen(o->name);
-		h.n = 0;
-		snprintf(nm, sizeof(nm), "%.*s_%llx", (int)pre, o->name,
-		    (unsigned long long)obj_hash(&h, o->sec, o));
-		if (by_name(t, nm) != NULL)
-			continue;	/* a collision: the name stays */
-		o->name = keep(t, xstrdup(nm));
-		set_name(t, o->name, o);
-		t->nhashed++;
-	}
-	free(h.co);
-	free(h.ch);
 }
 
 int
@@ -1178,7 +792,7 @@ datatab_load(struct datatab *t, struct elfobj *eo, const struct functab *ft,
 
 	memset(t, 0, sizeof(*t));
 	if (ft->nregs > ((size_t)1 << 26))
-		return fail(err, errlen, "%s: %zu data objects", eo->path,
+		return failf(err, errlen, "%s: %zu data objects", eo->path,
 		    ft->nregs);
 	for (i = 0; i < ft->nregs; i++) {
 		const struct freg *r = &ft->regs[i];
@@ -1208,9 +822,9 @@ datatab_load(struct datatab *t, struct elfobj *eo, const struct functab *ft,
 	}
 	table_sizes(t);
 	fill_holes(t, ft);
-	hash_names(t, eo, ft);
+	dt_hash_names(t, eo, ft);
 	if (t->n > UINT32_MAX - 1)
-		return fail(err, errlen, "%s: %zu data objects", eo->path,
+		return failf(err, errlen, "%s: %zu data objects", eo->path,
 		    t->n);
 	for (i = 0; i < t->n; i++)
 		t->o[i]->idx = (uint32_t)i;

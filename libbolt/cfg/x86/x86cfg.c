@@ -743,6 +743,44 @@ x86_may_refer(struct cfgdis *d, const struct bfunc *f,
 	return 0;
 }
 
+/* cfgdis_insn_ref: by x86dec's table, else Capstone's operands */
+static int
+x86_insn_ref(struct cfgdis *d, const uint8_t *p, size_t left, uint64_t pc,
+    struct cfg_iref *r)
+{
+	struct x86d x;
+	uint64_t addr = pc;
+	cs_x86 *cx;
+	uint8_t j;
+
+	if (x86d_decode(p, left, &x)) {
+		if (x.mrip)
+			r->mem = pc + x.len + (uint64_t)x.mdisp;
+		if (x.kind == X86D_JCC || x.kind == X86D_JMP ||
+		    x.kind == X86D_CALL) {
+			r->isbranch = 1;
+			r->branch = pc + x.len + (uint64_t)x.disp;
+		}
+		return x.len;
+	}
+	if (!cs_disasm_iter(CS(d), &p, &left, &addr, CI(d)))
+		return 0;
+	cx = &CI(d)->detail->x86;
+	for (j = 0; j < cx->op_count; j++)
+		if (cx->operands[j].type == X86_OP_MEM &&
+		    cx->operands[j].mem.base == X86_REG_RIP)
+			r->mem = pc + CI(d)->size +
+			    (uint64_t)cx->operands[j].mem.disp;
+	/* a direct branch or call */
+	if ((cs_insn_group(CS(d), CI(d), CS_GRP_JUMP) ||
+	    cs_insn_group(CS(d), CI(d), CS_GRP_CALL)) && cx->op_count == 1 &&
+	    cx->operands[0].type == X86_OP_IMM) {
+		r->isbranch = 1;
+		r->branch = (uint64_t)cx->operands[0].imm;
+	}
+	return CI(d)->size;
+}
+
 const struct cfg_arch cfg_arch_x86_64 = {
 	.name = "x86-64",
 	.decoder = "Capstone",
@@ -763,4 +801,5 @@ const struct cfg_arch cfg_arch_x86_64 = {
 	.valid_padding = valid_padding,
 	.bytes_return = bytes_return,
 	.may_refer = x86_may_refer,
+	.insn_ref = x86_insn_ref,
 };
