@@ -301,6 +301,9 @@ extern const struct cfg_arch cfg_arch_x86_64;	/* x86cfg.c */
 extern const struct cfg_arch cfg_arch_aarch64;	/* a64cfg.c */
 
 /* between cfgdis's files */
+/* the facts the graphs of the functions asked for and not gathered yet
+ * take from the rest of the binary (cfggather.c) */
+void	 cd_gather(struct cfgdis *d);
 const uint8_t * cd_sec_bytes(struct cfgdis *d, uint64_t a, uint64_t *avail);
 void	 cd_push64(uint64_t **v, size_t *n, size_t *cap, uint64_t x);
 int	 cd_hitmap_near(const struct cd_hitmap *m, uint64_t a);

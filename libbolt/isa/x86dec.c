@@ -468,117 +468,87 @@ gpr8(unsigned r, int rex)
 	return !rex && r >= 4 && r < 8 ? r - 4 : r;
 }
 
-int
-x86d_writes(const uint8_t *p, const struct x86d *d, uint16_t *mask)
+/* x86d_writes of a two-byte opcode (0f op), the byte after op at p[k] */
+static int
+writes_0f(const uint8_t *p, size_t k, size_t len, int rex, uint8_t rep,
+    uint16_t *mask)
 {
-	size_t k = 0;
-	int rex = 0, opsz = 0, byte = 0, mod3;
-	uint8_t op, rep = 0, m = 0;
-	unsigned reg, rm, sub, w = 0;
+	uint8_t op, m = 0;
+	unsigned reg, rm, w = 0;
+	int mod3;
 
-	/* the kinds whose writes need no operands: branches write none of
-	 * these registers (rip is none), pushes of the return address and
-	 * pops of it rsp */
-	switch (d->kind) {
-	case X86D_JCC: case X86D_JMP: case X86D_IJMP:
-		*mask = 0;
-		return 1;
-	case X86D_CALL: case X86D_ICALL: case X86D_RET:
-		*mask = 1u << 4;
-		return 1;
-	case X86D_LEAVE:
-		*mask = 1u << 4 | 1u << 5;
-		return 1;
-	case X86D_NOP:
-		/* 66 90 is Capstone 4's xchg %ax,%ax */
-		if (p[0] == 0x66 && d->len == 2 && p[1] == 0x90)
-			return 0;
-		*mask = 0;
-		return 1;
-	}
-	while (k < d->len && (p[k] == 0x66 || p[k] == 0x64 || p[k] == 0x65 ||
-	    p[k] == 0xf2 || p[k] == 0xf3 || p[k] == 0x2e)) {
-		if (p[k] == 0x66)
-			opsz = 1;
-		else if (p[k] == 0xf2 || p[k] == 0xf3)
-			rep = p[k];
-		k++;
-	}
-	if (k < d->len && (p[k] & 0xf0) == 0x40)
-		rex = p[k++];
-	if (k >= d->len)
+	if (k >= len)
 		return 0;
 	op = p[k++];
-	if (op == 0x0f) {
-		if (k >= d->len)
-			return 0;
-		op = p[k++];
-		if (k < d->len)
-			m = p[k];
-		reg = ((m >> 3) & 7) | (rex & 4 ? 8 : 0);
-		rm = (m & 7) | (rex & 1 ? 8 : 0);
-		mod3 = (m >> 6) == 3;
-		if (rep) {
-			switch (op) {
-			case 0x2c: case 0x2d:	/* cvt[t]s[sd]2si */
-			case 0xb8: case 0xbc: case 0xbd: /* popcnt, tzcnt,
-							  * lzcnt */
-				w = 1u << reg;
-				break;
-			case 0x10: case 0x11: case 0x2a: case 0x51: case 0x58:
-			case 0x59: case 0x5a: case 0x5c: case 0x5d: case 0x5e:
-			case 0x5f: case 0x6f: case 0x7f:
-				break;		/* xmm */
-			default:
-				return 0;
-			}
-			*mask = (uint16_t)w;
-			return 1;
-		}
-		if (op >= 0x40 && op <= 0x4f)		/* cmovcc */
+	if (k < len)
+		m = p[k];
+	reg = ((m >> 3) & 7) | (rex & 4 ? 8 : 0);
+	rm = (m & 7) | (rex & 1 ? 8 : 0);
+	mod3 = (m >> 6) == 3;
+	if (rep) {
+		switch (op) {
+		case 0x2c: case 0x2d:	/* cvt[t]s[sd]2si */
+		case 0xb8: case 0xbc: case 0xbd: /* popcnt, tzcnt,
+						  * lzcnt */
 			w = 1u << reg;
-		else if (op >= 0x90 && op <= 0x9f)	/* setcc */
-			w = mod3 ? 1u << gpr8(rm, rex) : 0;
-		else if (op >= 0xc8 && op <= 0xcf)	/* bswap */
-			w = 1u << ((op & 7) | (rex & 1 ? 8 : 0));
-		else
-			switch (op) {
-			case 0x1f: case 0x18:		/* nop, prefetch */
-			case 0xa3:			/* bt */
-			case 0x10: case 0x11: case 0x28: case 0x29: case 0x2e:
-			case 0x2f: case 0x54: case 0x55: case 0x56: case 0x57:
-			case 0x58: case 0x59: case 0x5c: case 0x5d: case 0x5e:
-			case 0x5f: case 0x6e: case 0x6f: case 0x7f: case 0x74:
-			case 0x75: case 0x76: case 0xd4: case 0xdb: case 0xdf:
-			case 0xeb: case 0xef: case 0xfa: case 0xfb: case 0xfe:
-			case 0x60: case 0x61: case 0x62: case 0x68: case 0x69:
-			case 0x6a: case 0x6c: case 0x6d: case 0x70:
-				break;			/* flags, xmm, mm */
-			case 0xa4: case 0xa5: case 0xac: case 0xad: /* shld,
-								     * shrd */
-			case 0xab: case 0xb3: case 0xbb:	/* bts, btr,
-								 * btc */
-				w = mod3 ? 1u << rm : 0;
-				break;
-			case 0xba:			/* bt* imm8 */
-				w = mod3 && (m >> 3 & 7) > 4 ? 1u << rm : 0;
-				break;
-			case 0xaf: case 0xb6: case 0xb7: case 0xbe: case 0xbf:
-			case 0xbc: case 0xbd:	/* imul, movzx, movsx,
-						 * bsf, bsr */
-				w = 1u << reg;
-				break;
-			default:
-				return 0;
-			}
+			break;
+		case 0x10: case 0x11: case 0x2a: case 0x51: case 0x58:
+		case 0x59: case 0x5a: case 0x5c: case 0x5d: case 0x5e:
+		case 0x5f: case 0x6f: case 0x7f:
+			break;		/* xmm */
+		default:
+			return 0;
+		}
 		*mask = (uint16_t)w;
 		return 1;
 	}
-	(void)opsz;
-	if (rep)
-		return 0;
-	if (k < d->len)
-		m = p[k];
+	if (op >= 0x40 && op <= 0x4f)		/* cmovcc */
+		w = 1u << reg;
+	else if (op >= 0x90 && op <= 0x9f)	/* setcc */
+		w = mod3 ? 1u << gpr8(rm, rex) : 0;
+	else if (op >= 0xc8 && op <= 0xcf)	/* bswap */
+		w = 1u << ((op & 7) | (rex & 1 ? 8 : 0));
+	else
+		switch (op) {
+		case 0x1f: case 0x18:		/* nop, prefetch */
+		case 0xa3:			/* bt */
+		case 0x10: case 0x11: case 0x28: case 0x29: case 0x2e:
+		case 0x2f: case 0x54: case 0x55: case 0x56: case 0x57:
+		case 0x58: case 0x59: case 0x5c: case 0x5d: case 0x5e:
+		case 0x5f: case 0x6e: case 0x6f: case 0x7f: case 0x74:
+		case 0x75: case 0x76: case 0xd4: case 0xdb: case 0xdf:
+		case 0xeb: case 0xef: case 0xfa: case 0xfb: case 0xfe:
+		case 0x60: case 0x61: case 0x62: case 0x68: case 0x69:
+		case 0x6a: case 0x6c: case 0x6d: case 0x70:
+			break;			/* flags, xmm, mm */
+		case 0xa4: case 0xa5: case 0xac: case 0xad: /* shld,
+							     * shrd */
+		case 0xab: case 0xb3: case 0xbb:	/* bts, btr,
+							 * btc */
+			w = mod3 ? 1u << rm : 0;
+			break;
+		case 0xba:			/* bt* imm8 */
+			w = mod3 && (m >> 3 & 7) > 4 ? 1u << rm : 0;
+			break;
+		case 0xaf: case 0xb6: case 0xb7: case 0xbe: case 0xbf:
+		case 0xbc: case 0xbd:	/* imul, movzx, movsx,
+					 * bsf, bsr */
+			w = 1u << reg;
+			break;
+		default:
+			return 0;
+		}
+	*mask = (uint16_t)w;
+	return 1;
+}
+
+/* x86d_writes of a one-byte opcode op, its ModRM byte (if any) m */
+static int
+writes_1b(uint8_t op, uint8_t m, int rex, uint16_t *mask)
+{
+	unsigned reg, rm, sub, w = 0;
+	int byte = 0, mod3;
+
 	reg = ((m >> 3) & 7) | (rex & 4 ? 8 : 0);
 	rm = (m & 7) | (rex & 1 ? 8 : 0);
 	sub = (m >> 3) & 7;
@@ -673,4 +643,49 @@ x86d_writes(const uint8_t *p, const struct x86d *d, uint16_t *mask)
 #undef REGW
 	*mask = (uint16_t)w;
 	return 1;
+}
+
+int
+x86d_writes(const uint8_t *p, const struct x86d *d, uint16_t *mask)
+{
+	size_t k = 0;
+	int rex = 0;
+	uint8_t op, rep = 0;
+
+	/* the kinds whose writes need no operands: branches write none of
+	 * these registers (rip is none), pushes of the return address and
+	 * pops of it rsp */
+	switch (d->kind) {
+	case X86D_JCC: case X86D_JMP: case X86D_IJMP:
+		*mask = 0;
+		return 1;
+	case X86D_CALL: case X86D_ICALL: case X86D_RET:
+		*mask = 1u << 4;
+		return 1;
+	case X86D_LEAVE:
+		*mask = 1u << 4 | 1u << 5;
+		return 1;
+	case X86D_NOP:
+		/* 66 90 is Capstone 4's xchg %ax,%ax */
+		if (p[0] == 0x66 && d->len == 2 && p[1] == 0x90)
+			return 0;
+		*mask = 0;
+		return 1;
+	}
+	while (k < d->len && (p[k] == 0x66 || p[k] == 0x64 || p[k] == 0x65 ||
+	    p[k] == 0xf2 || p[k] == 0xf3 || p[k] == 0x2e)) {
+		if (p[k] == 0xf2 || p[k] == 0xf3)
+			rep = p[k];
+		k++;
+	}
+	if (k < d->len && (p[k] & 0xf0) == 0x40)
+		rex = p[k++];
+	if (k >= d->len)
+		return 0;
+	op = p[k++];
+	if (op == 0x0f)
+		return writes_0f(p, k, d->len, rex, rep, mask);
+	if (rep)
+		return 0;
+	return writes_1b(op, k < d->len ? p[k] : 0, rex, mask);
 }
