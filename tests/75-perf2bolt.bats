@@ -530,3 +530,29 @@ PY
 	[ "$(wc -c < big.mem)" -gt 200000 ]
 	MIN=5000 same -p big.data memp
 }
+
+@test "profpipe-perf2bolt: -p /dev/zero, a FIFO of zeros, a directory, /dev/null: a clear message, exit 1, never a hang" {
+	need_tool clang-19
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
+	# the first line perfdecode's (preagg may say then what it saw)
+	run timeout 30 profpipe-perf2bolt -p /dev/zero -o z.fdata -w z.yaml sw
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "perfdecode: /dev/zero: offset 0x0: bad magic 0x0000000000000000, not a perf.data file" ]
+	run timeout 30 profpipe-perf2bolt -p - -o z.fdata sw < /dev/zero
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "perfdecode: <stdin>: offset 0x0: bad magic 0x0000000000000000, not a perf.data file" ]
+	mkfifo zero.fifo
+	cat /dev/zero > zero.fifo 2>/dev/null 3>&- &
+	run timeout 30 profpipe-perf2bolt -p zero.fifo -o z.fdata sw
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "perfdecode: zero.fifo: offset 0x0: bad magic 0x0000000000000000, not a perf.data file" ]
+	wait
+	mkdir dir
+	run timeout 30 profpipe-perf2bolt -p dir -o z.fdata sw
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "perfdecode: dir: offset 0x0: dir/data: No such file or directory" ]
+	run timeout 30 profpipe-perf2bolt -p /dev/null -o z.fdata sw
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "perfdecode: /dev/null: offset 0x0: empty input, no perf.data header" ]
+	[ "$(ls -A)" = "$(printf 'dir\nsw\nzero.fifo')" ]
+}
