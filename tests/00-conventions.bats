@@ -175,3 +175,58 @@ Try '$t --help' for more information." ]
 	done
 	[ "$n" -ge 1 ]
 }
+
+# the operands of tool $1 with binary $2 and input $3 (preagg: a stream
+# of events, batmap: the BOLTed binary first; none read before the
+# binary is opened or the files are checked)
+operands() {
+	case $1 in
+	perfdecode|prfraw2idx) echo "$3" ;;
+	preagg) echo "-b $2 $3" ;;
+	batmap) echo "$2 $2 $3" ;;
+	profpipe-perf2bolt) echo "-p $3 $2" ;;
+	*) echo "$2 $3" ;;
+	esac
+}
+
+@test "every tool that takes a binary: a relocatable object, a core file or an ELF file without PT_LOAD is refused, exit 1" {
+	need_tool cc
+	printf 'int f(int x) { return x + 1; }\nint main(void) { return f(1); }\n' > x.c
+	cc -c -o x.o x.c
+	cc -o x x.c
+	# a core file: a binary's header with e_type ET_CORE (it has
+	# PT_LOAD); an executable whose program headers are gone
+	python3 - x <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+open('core', 'wb').write(b[:16] + struct.pack('<H', 4) + b[18:])
+nophdr = bytearray(b)
+struct.pack_into('<H', nophdr, 56, 0)	# e_phnum
+open('nophdr', 'wb').write(nophdr)
+PY
+	: > empty
+	n=0
+	for t in preagg fdatawrite yamlwrite batmap bbmap afdowrite profpipe-perf2bolt; do
+		for f in x.o core nophdr; do
+			run --separate-stderr "$t" -o out $(operands $t $f empty) < /dev/null
+			echo "$t $f: $status: $stderr"
+			[ "$status" -eq 1 ]
+			case $f in
+			core) [ "$stderr" = "$t: core: a core file: not an executable or shared object" ] ;;
+			*) [ "$stderr" = "$t: $f: no PT_LOAD program header: not an executable or shared object" ] ;;
+			esac
+			[ ! -e out ]
+			n=$((n + 1))
+		done
+	done
+	[ "$n" -eq 21 ]
+	# a directory of binaries: its objects are none of them
+	mkdir bins
+	cp x x.o core bins/
+	run fdatawrite -d prof bins < /dev/null
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(ls prof)" = x.fdata ]
+	# bbmap --dump reads the maps of object files, as llvm-readobj does
+	bbmap --dump x.o > /dev/null
+}

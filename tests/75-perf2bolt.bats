@@ -556,3 +556,29 @@ PY
 	[ "${lines[0]}" = "perfdecode: /dev/null: offset 0x0: empty input, no perf.data header" ]
 	[ "$(ls -A)" = "$(printf 'dir\nsw\nzero.fifo')" ]
 }
+
+@test "profpipe-perf2bolt: a relocatable object or a core file as the binary: refused as perf2bolt-19 refuses it, exit 1" {
+	need_tool perf2bolt clang-19
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
+	clang-19 -O2 -c "$SW" -o sw.o
+	walk sw 300 -s 6
+	run "$P2B" -p sw.data -o r.fdata sw.o
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"'sw.o': no PT_LOAD pheader seen"* ]]
+	run profpipe-perf2bolt -p sw.data -o o.fdata sw.o
+	[ "$status" -eq 1 ]
+	[ "$output" = "profpipe-perf2bolt: sw.o: no PT_LOAD program header: not an executable or shared object" ]
+	[ ! -e o.fdata ]
+	python3 -c 'import sys; b = bytearray(open("sw", "rb").read()); b[16:18] = (4).to_bytes(2, "little"); open("core", "wb").write(b)'
+	run profpipe-perf2bolt -p sw.data -o o.fdata sw core
+	[ "$status" -eq 1 ]
+	[ "$output" = "profpipe-perf2bolt: core: a core file: not an executable or shared object" ]
+	[ ! -e o ]
+	# in a directory of binaries, the objects are not among them
+	mkdir bins
+	cp sw sw.o core bins/
+	profpipe-perf2bolt -p sw.data -o prof bins
+	[ "$(ls prof)" = sw.fdata ]
+	profpipe-perf2bolt -p sw.data -o one.fdata sw
+	cmp one.fdata prof/sw.fdata
+}

@@ -57,7 +57,7 @@ is_input_of(const char *path, const struct elfobj *bolted)
 	char ebuf[256];
 	int ok;
 
-	if (access(path, R_OK) == -1 || !binlist_is_elf(path) ||
+	if (access(path, R_OK) == -1 || !binlist_is_binary(path) ||
 	    elfobj_open(&eo, path, ebuf, sizeof(ebuf)) == -1)
 		return 0;
 	if (bolted->buildid_len == 0)
