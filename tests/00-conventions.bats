@@ -230,3 +230,62 @@ PY
 	# bbmap --dump reads the maps of object files, as llvm-readobj does
 	bbmap --dump x.o > /dev/null
 }
+
+@test "every tool: an output that is one of its inputs (by name, ./name, a hard or symbolic link, the standard input), or two outputs that are one file: refused before anything is read, exit 2" {
+	need_tool cc
+	printf 'int main(void) { return 0; }\n' > x.c
+	cc -o bin x.c
+	echo 'not read' > in
+	cp in keep
+	ln in hard
+	ln -s in soft
+	n=0
+	for t in $TOOLS; do
+		for o in in ./in hard soft "$TMP/in" ../"$(basename "$TMP")"/in; do
+			run "$t" -o "$o" $(operands $t bin in) < /dev/null
+			echo "$t -o $o: $status: $output"
+			[ "$status" -eq 2 ]
+			[[ "${lines[0]}" == "$t: $o: the same file as the input "*": a tool never writes over its input" ]]
+			cmp in keep
+			n=$((n + 1))
+		done
+		# the binary
+		[ $t = perfdecode ] || [ $t = prfraw2idx ] || {
+			cp bin bin.keep
+			run "$t" -o bin $(operands $t bin in) < /dev/null
+			echo "$t -o bin: $status: $output"
+			[ "$status" -eq 2 ]
+			[ "${lines[0]}" = "$t: bin: the same file as the input bin: a tool never writes over its input" ]
+			cmp bin bin.keep
+		}
+		# the standard input
+		case $t in
+		profpipe-perf2bolt) args="-p - bin" ;;
+		preagg) args="-b bin" ;;
+		perfdecode|prfraw2idx) args= ;;
+		batmap) args="bin bin" ;;
+		*) args=bin ;;
+		esac
+		run "$t" -o in $args < in
+		echo "$t -o in < in: $status: $output"
+		[ "$status" -eq 2 ]
+		[ "${lines[0]}" = "$t: in: the same file as the standard input: a tool never writes over its input" ]
+		cmp in keep
+		[ -z "$(ls -A | grep profpipe)" ]
+	done
+	[ "$n" -eq 54 ]
+	# the second output of a tool that writes two
+	run preagg -b bin -o m.pa -M ./m.pa in
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "preagg: ./m.pa: the same file as the output m.pa: two outputs cannot be one file" ]
+	run batmap --past-end soft -o out bin bin in
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "batmap: soft: the same file as the input in: a tool never writes over its input" ]
+	run profpipe-perf2bolt -p in -o out -w ./out bin
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "profpipe-perf2bolt: ./out: the same file as the output out: two outputs cannot be one file" ]
+	# devices are written in place: -o and -w may both be /dev/null
+	run profpipe-perf2bolt -p in -o /dev/null -w /dev/null bin
+	[[ "$output" != *"the same file"* ]]
+	cmp in keep
+}
