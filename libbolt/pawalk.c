@@ -761,7 +761,7 @@ run_split(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
     const struct donelist *dl, uint8_t **own, const uint64_t *code,
     int jobs)
 {
-	pid_t pid[PAWALK_MAXJOBS];
+	pid_t pid[PAWALK_MAXJOBS], parent;
 	int fd[PAWALK_MAXJOBS], p[2], k, got;
 	struct cfgdis_stats *pre = xcalloc(nw + 1, sizeof(*pre));
 	struct cfgdis_stats *base = xcalloc(nw + 1, sizeof(*base));
@@ -783,6 +783,7 @@ run_split(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
 	/* nothing buffered twice */
 	fflush(stdout);
 	fflush(stderr);
+	parent = getpid();
 	for (k = 1; k < jobs; k++) {
 		if (pipe(p) == -1)
 			break;
@@ -794,6 +795,8 @@ run_split(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
 		if (pid[k] == 0) {
 			int m;
 
+			/* a worker ends with the process it works for */
+			prog_child_of(parent);
 			close(p[0]);
 			for (m = 1; m < k; m++)
 				close(fd[m]);
