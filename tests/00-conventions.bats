@@ -5,7 +5,7 @@
 
 load common
 
-TOOLS="perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite profpipe-perf2bolt afdowrite"
+TOOLS="perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite profpipe-perf2bolt afdowrite heatmap"
 
 setup() {
 	setup_tmp
@@ -206,7 +206,7 @@ open('nophdr', 'wb').write(nophdr)
 PY
 	: > empty
 	n=0
-	for t in preagg fdatawrite yamlwrite batmap bbmap afdowrite profpipe-perf2bolt; do
+	for t in preagg fdatawrite yamlwrite batmap bbmap afdowrite profpipe-perf2bolt heatmap; do
 		for f in x.o core nophdr; do
 			run --separate-stderr "$t" -o out $(operands $t $f empty) < /dev/null
 			echo "$t $f: $status: $stderr"
@@ -219,7 +219,7 @@ PY
 			n=$((n + 1))
 		done
 	done
-	[ "$n" -eq 21 ]
+	[ "$n" -eq 24 ]
 	# a directory of binaries: its objects are none of them
 	mkdir bins
 	cp x x.o core bins/
@@ -273,7 +273,7 @@ PY
 		cmp in keep
 		[ -z "$(ls -A | grep profpipe)" ]
 	done
-	[ "$n" -eq 54 ]
+	[ "$n" -eq $((6 * $(echo $TOOLS | wc -w))) ]
 	# the second output of a tool that writes two
 	run preagg -b bin -o m.pa -M ./m.pa in
 	[ "$status" -eq 2 ]
@@ -288,4 +288,38 @@ PY
 	run profpipe-perf2bolt -p in -o /dev/null -w /dev/null bin
 	[[ "$output" != *"the same file"* ]]
 	cmp in keep
+
+@test "layers: no include or call against their order (scripts/layercheck)" {
+	# the optimized build's objects: make check builds them first
+	obj="$(dirname "$PROFPIPE_FASTBIN")/obj"
+	[ -d "$obj/libbolt" ] && [ -d "$obj/tools" ]
+	run "$TOP/scripts/layercheck" "$TOP" "$obj"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "layers: layercheck finds an arrow up, across tools and between architectures" {
+	mkdir -p t/libutil t/libbolt/prof t/libbolt/elf t/libbolt/cfg/x86 \
+	    t/libbolt/cfg/a64 t/tools/a t/tools/b
+	printf 'int f(void);\n' > t/libbolt/prof/pa.h
+	printf 'int g(void);\n' > t/tools/b/b.h
+	printf 'int h(void);\n' > t/libbolt/cfg/a64/a64.h
+	printf '#include "util.h"\n' > t/libutil/util.h
+	printf '#include "util.h"\n#include <stdio.h>\n' > t/libbolt/elf/ok.c
+	run "$TOP/scripts/layercheck" t
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	printf '#include "pa.h"\n' > t/libutil/up.c
+	printf '#include "pa.h"\n' > t/libbolt/elf/up.c
+	printf '#include "../b/b.h"\n' > t/tools/a/main.c
+	printf '#include "a64.h"\n' > t/libbolt/cfg/x86/x86.c
+	run "$TOP/scripts/layercheck" t
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 4 ]
+	[[ "$output" == *"libutil/up.c: includes libbolt/prof/pa.h"* ]]
+	[[ "$output" == *"libbolt/elf/up.c: includes libbolt/prof/pa.h"* ]]
+	[[ "$output" == *"tools/a/main.c: includes tools/b/b.h: a tool uses another tool"* ]]
+	[[ "$output" == *"libbolt/cfg/x86/x86.c: includes libbolt/cfg/a64/a64.h"* ]]
 }

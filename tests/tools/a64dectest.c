@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * a64dectest: checks libbolt/a64dec.c's reading of AArch64 words against
+ * a64dectest: checks libbolt/isa/a64dec.c's reading of AArch64 words against
  * LLVM 19's own disassembler (a64llvm.h), by its text: every word that
  * LLVM decodes must be of the kind its mnemonic names (b.cond and
  * bc.cond, cbz, cbnz, tbz, tbnz: a conditional branch; b a jump; br and

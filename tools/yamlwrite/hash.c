@@ -5,7 +5,7 @@
  * order without operands, computeBlockHashes with them), for the
  * functions yamlwrite writes, one at a time when they are written.
  *
- * The strings come from LLVM 19's MC layer (libbolt/mcx86.cc); what
+ * The strings come from LLVM 19's MC layer (libbolt/llvm/mcx86.cc); what
  * BOLT's disassembly knows of the rest of the binary is answered here,
  * as perf2bolt-19 answers it (bolt/lib/Core/BinaryContext.cpp:
  * handleAddressRef, getBinaryDataContainingAddress; bolt/lib/Target/

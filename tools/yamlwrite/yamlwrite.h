@@ -7,15 +7,15 @@
  *
  * Files (the map of the tool):
  *   main.c   options, input, the functions' profiles from the control-flow
- *            graph of libbolt/cfgdis.c (any binary)
+ *            graph of libbolt/cfg/cfgdis.c (any binary)
  *   hash.c   BOLT's function and block hashes of a function on that
- *            graph, from LLVM 19's MC layer (libbolt/mcx86.h)
+ *            graph, from LLVM 19's MC layer (libbolt/llvm/mcx86.h)
  *   graph.c  a function's profile on its cfgdis graph and its blocks as
  *            YAMLProfileWriter::convert writes them: main.c's functions
  *            and bat.c's functions without tables
  *   bat.c    the functions' profiles of a profile collected on a BOLTed
  *            binary, with hashes, block counts and indices from its BAT
- *            section (libbolt/bat.c), as perf2bolt-19's writeBATYAML;
+ *            section (libbolt/bat/bat.c), as perf2bolt-19's writeBATYAML;
  *            its functions without tables on the BOLTed binary's graphs
  *   emit.c   the writer: header, then functions as they come (directly,
  *            or through libyaml's emitter for names that need it)
@@ -187,7 +187,7 @@ void	 ywg_convert(const struct cfg *g, const struct ywg_prof *,
 void	 ywg_buf_free(struct ywg_buf *);
 
 /* hash.c: the function and block hashes perf2bolt-19 writes, from
- * LLVM's MC layer (libbolt/mcx86.h); stdhash: std::hash instead of
+ * LLVM's MC layer (libbolt/llvm/mcx86.h); stdhash: std::hash instead of
  * xxh3 (hash-func: std-hash).  ywh_open starts LLVM's x86-64 target
  * (NULL with the message in err); ywh_func hashes function fi of bin's
  * table on its graph g (cfgdis's): the function's hash, and each

@@ -154,6 +154,9 @@ struct cfgdis_stats {
 					 * table ends where their next entry
 					 * would still be read as one */
 };
+/* a += sign * b, field by field (sign 1 or -1) */
+void	 cfgdis_stats_add(struct cfgdis_stats *a, const struct cfgdis_stats *b,
+	    int sign);
 struct cfgdis *cfgdis_open(struct elfobj *, const struct functab *,
 	    char *err, size_t errlen);
 /* ask for the graph of function i: before cfgdis_prepare, name every
