@@ -340,6 +340,7 @@ cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
 	d->ft = ft;
 	d->eo = eo;
 	d->arch = arch;
+	cfgdis_set_llvm(d, LLVMREL_DEFAULT);
 	/* HasBATSection: a BOLTed binary that llvm-bolt --enable-bat wrote */
 	d->bat = elfobj_section(eo, BAT_SECTION, NULL, NULL, NULL, NULL) == 1;
 	if (arch->open(d, err, errlen) == -1) {
@@ -443,6 +444,7 @@ cfgdis_close(struct cfgdis *d)
 	free(d->rel);
 	free(d->secdata);
 	d->arch->close(d);
+	free(d->error);
 	free(d);
 }
 
@@ -517,7 +519,21 @@ cfgdis_stats(const struct cfgdis *d)
 const char *
 cfgdis_decoder(const struct cfgdis *d)
 {
-	return d->arch->decoder;
+	return d->decoder;
+}
+
+void
+cfgdis_set_llvm(struct cfgdis *d, enum llvm_rel rel)
+{
+	d->llvm = rel;
+	snprintf(d->decoder, sizeof(d->decoder), d->arch->decoder,
+	    llvmrel_name(rel));
+}
+
+const char *
+cfgdis_error(const struct cfgdis *d)
+{
+	return d->error;
 }
 
 long
@@ -1110,8 +1126,8 @@ cfg_is_succ(const struct cfg *g, size_t i, size_t j)
 	return 0;
 }
 
-const struct cfg_site *
-cfg_site_at(const struct cfg *g, uint64_t off)
+size_t
+cfg_site_from(const struct cfg *g, uint64_t off)
 {
 	size_t lo = 0, hi = g->nsites, m;
 
@@ -1122,8 +1138,15 @@ cfg_site_at(const struct cfg *g, uint64_t off)
 		else
 			hi = m;
 	}
-	return lo < g->nsites && g->sites[lo].off == off ? &g->sites[lo] :
-	    NULL;
+	return lo;
+}
+
+const struct cfg_site *
+cfg_site_at(const struct cfg *g, uint64_t off)
+{
+	size_t k = cfg_site_from(g, off);
+
+	return k < g->nsites && g->sites[k].off == off ? &g->sites[k] : NULL;
 }
 
 int

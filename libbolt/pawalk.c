@@ -630,6 +630,14 @@ worker_put(struct pawalk *const *ws, size_t nw, int fd,
 
 	if (fp == NULL)
 		_exit(1);
+	/* a graph that could not be made as BOLT makes it (cfgdis_error):
+	 * the parent fails with the worker */
+	for (j = 0; j < nw; j++)
+		if (cfgdis_error(ws[j]->cd) != NULL) {
+			fprintf(stderr, "%s: %s\n", progname,
+			    cfgdis_error(ws[j]->cd));
+			_exit(1);
+		}
 	for (j = 0; j < nw; j++) {
 		struct pawalk *w = ws[j];
 		uint64_t c[8] = { w->nsamples, w->nsampout, w->nbranches,
