@@ -23,8 +23,12 @@ WARN    = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 override CFLAGS   += -std=c11 $(WARN)
 override CPPFLAGS += -D_GNU_SOURCE
 # two layers: libutil/ knows nothing of profiles (util.h), libbolt/ is
-# BOLT's view of a binary and its profiles, built on libutil
-INCLUDES = -Ilibutil -Ilibbolt -Ilibbolt/llvm
+# BOLT's view of a binary and its profiles, built on libutil, in
+# sub-layers by folder (HACKING; tests/00-conventions keeps their order);
+# every folder's headers are found by name
+BOLTDIRS = $(sort $(patsubst %/,%,$(dir $(wildcard libbolt/*/*.[ch] \
+	libbolt/*/*/*.[ch] libbolt/*/*.cc))))
+INCLUDES = -Ilibutil $(addprefix -I,$(BOLTDIRS))
 LDLIBS_perfdecode = -lzstd -pthread
 LDLIBS_preagg     = -lelf -lz -pthread
 LDLIBS_prfraw2idx = -lz
@@ -70,16 +74,17 @@ $(BUILD)/lib/profpipe-llvm$(1).so: $(BRIDGESRC:libbolt/llvm/%.cc=$(BUILD)/obj/ll
 endef
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	    -DPROFPIPE_TESTHOOKS \
 	    -fno-sanitize-recover=all
 
 UTILSRC = $(wildcard libutil/*.c)
-BOLTSRC = $(wildcard libbolt/*.c libbolt/llvm/*.c)
+BOLTSRC = $(wildcard libbolt/*/*.c libbolt/*/*/*.c)
 LIBS    = $(BUILD)/libbolt.a $(BUILD)/libutil.a
 # a tool is tools/<tool>.c or a directory tools/<tool>/ of .c files
 toolsrc = $(wildcard tools/$(1).c tools/$(1)/*.c)
 toolobj = $(patsubst %.c,$(BUILD)/obj/%.o,$(call toolsrc,$(1)))
 BINS    = $(TOOLS:%=$(BUILD)/bin/%)
-HDRS    = $(wildcard libutil/*.h libbolt/*.h libbolt/llvm/*.h tools/*/*.h)
+HDRS    = $(wildcard libutil/*.h libbolt/*/*.h libbolt/*/*/*.h tools/*/*.h)
 
 # helper programs the tests use (writers of synthetic inputs and such)
 TESTBINS = $(patsubst tests/tools/%.c,$(BUILD)/testbin/%,$(wildcard tests/tools/*.c))

@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * fuzz_bat: libFuzzer harness for the BAT decoder (libbolt/bat.c).  The
+ * fuzz_bat: libFuzzer harness for the BAT decoder (libbolt/bat/bat.c).  The
  * input is a whole .note.bolt_bat section; when it decodes, every lookup
  * runs over it: fragments by address, translate() at and around every
  * entry, fall-through splitting between entries, both readings of the

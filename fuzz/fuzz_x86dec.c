@@ -1,7 +1,7 @@
 /* See COPYING file for copyright and license details. */
 /*
  * fuzz_x86dec: differential libFuzzer harness of libbolt's x86dec
- * against Capstone (libbolt/x86class.c), the two decoders cfgdis.c uses.
+ * against Capstone (libbolt/isa/x86class.c), the two decoders cfgdis.c uses.
  * At every offset of the input, the table decoder may decline, but an
  * instruction it accepts must have Capstone's length, kind, id, branch
  * target and PC-relative address.  Each offset is also decoded from an

@@ -1,5 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /* ktab.c: the keyed table's growth (ktab.h). */
+#include <err.h>
 #include <string.h>
 
 #include "util.h"
@@ -40,7 +41,8 @@ ktab_append(struct ktab *t, size_t j, uint64_t h)
 	void *r;
 
 	if (t->n >= KTAB_MAX)
-		return NULL;
+		errx(1, "more than %zu distinct keys in one table",
+		    (size_t)KTAB_MAX);
 	big_grow(&t->v, &t->capv, t->n + 1, t->recsz);
 	r = ktab_at(t, t->n);
 	memset(r, 0, t->recsz);

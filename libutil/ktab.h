@@ -37,7 +37,8 @@ void	 ktab_init(struct ktab *, size_t recsz, size_t mincap,
 	    uint64_t (*hash)(const void *rec));
 /* double the index (ktab_get does it when it is half full) */
 void	 ktab_grow(struct ktab *);
-/* a new zeroed record of hash h at free slot j; NULL past KTAB_MAX */
+/* a new zeroed record of hash h at free slot j; past KTAB_MAX records
+ * the process ends, as when memory runs out (xmalloc) */
 void	*ktab_append(struct ktab *, size_t j, uint64_t h);
 /* the index freed (the records stay, in order: to be sorted, say) */
 void	 ktab_drop_index(struct ktab *);
@@ -52,8 +53,7 @@ ktab_at(const struct ktab *t, size_t i)
 /*
  * The record of key (hash h; eq(record, key) says whether a record holds
  * the key): found, *added = 0; else a new one, zeroed, *added = 1, whose
- * key the caller fills in.  NULL when the table already holds KTAB_MAX
- * records.
+ * key the caller fills in (ktab_append: never NULL).
  */
 static inline void *
 ktab_get(struct ktab *t, const void *key, uint64_t h,

@@ -37,6 +37,7 @@ void	*xrealloc(void *, size_t);
 void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
 char	*xstrndup(const char *, size_t);
+char	*xasprintf(const char *fmt, ...) PRINTFLIKE(1, 2);
 /* grow *pp (holding *cap elements of size sz) to at least need elements */
 void	 xgrow(void *pp, size_t *cap, size_t need, size_t sz);
 /* the capacity xgrow grows cap to for need elements (doubling from 16) */

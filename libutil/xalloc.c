@@ -1,10 +1,27 @@
 /* See COPYING file for copyright and license details. */
 /* xalloc.c: allocation that dies with a message instead of returning NULL. */
 #include <err.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n == -1)
+		err(1, "vasprintf");
+	return s;
+}
 
 void *
 xmalloc(size_t n)

@@ -175,3 +175,38 @@ Try '$t --help' for more information." ]
 	done
 	[ "$n" -ge 1 ]
 }
+
+@test "layers: no include or call against their order (scripts/layercheck)" {
+	# the optimized build's objects: make check builds them first
+	obj="$(dirname "$PROFPIPE_FASTBIN")/obj"
+	[ -d "$obj/libbolt" ] && [ -d "$obj/tools" ]
+	run "$TOP/scripts/layercheck" "$TOP" "$obj"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "layers: layercheck finds an arrow up, across tools and between architectures" {
+	mkdir -p t/libutil t/libbolt/prof t/libbolt/elf t/libbolt/cfg/x86 \
+	    t/libbolt/cfg/a64 t/tools/a t/tools/b
+	printf 'int f(void);\n' > t/libbolt/prof/pa.h
+	printf 'int g(void);\n' > t/tools/b/b.h
+	printf 'int h(void);\n' > t/libbolt/cfg/a64/a64.h
+	printf '#include "util.h"\n' > t/libutil/util.h
+	printf '#include "util.h"\n#include <stdio.h>\n' > t/libbolt/elf/ok.c
+	run "$TOP/scripts/layercheck" t
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	printf '#include "pa.h"\n' > t/libutil/up.c
+	printf '#include "pa.h"\n' > t/libbolt/elf/up.c
+	printf '#include "../b/b.h"\n' > t/tools/a/main.c
+	printf '#include "a64.h"\n' > t/libbolt/cfg/x86/x86.c
+	run "$TOP/scripts/layercheck" t
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 4 ]
+	[[ "$output" == *"libutil/up.c: includes libbolt/prof/pa.h"* ]]
+	[[ "$output" == *"libbolt/elf/up.c: includes libbolt/prof/pa.h"* ]]
+	[[ "$output" == *"tools/a/main.c: includes tools/b/b.h: a tool uses another tool"* ]]
+	[[ "$output" == *"libbolt/cfg/x86/x86.c: includes libbolt/cfg/a64/a64.h"* ]]
+}

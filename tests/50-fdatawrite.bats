@@ -445,30 +445,30 @@ same_jobs() {
 	perfdecode sw.data | preagg -b sw > sw.pa
 	fdatawrite -j 2 -o good.fdata sw sw.pa
 	[ -s good.fdata ]
-	# PAWALK_TEST_FAIL=K:HOW makes worker K fail once its share is
-	# walked (libbolt/pawalk.c)
+	# PROFPIPE_TEST_POOL=K:HOW makes worker K fail once its share is
+	# walked (libutil/pool.c; the tests' build has the hook)
 	for k in 1:kill 1:exit 1:short 2:kill; do
-		PAWALK_TEST_FAIL=$k run fdatawrite -j 3 -o out.fdata sw sw.pa
+		PROFPIPE_TEST_POOL=$k run fdatawrite -j 3 -o out.fdata sw sw.pa
 		echo "$k: $output"
 		[ "$status" -eq 1 ]
 		[[ "$output" == "fdatawrite: worker ${k%:*} of 2 (pid "* ]]
 		[ ! -e out.fdata ]
 		[ -z "$(ls -A | grep profpipe)" ]
 	done
-	PAWALK_TEST_FAIL=1:kill run fdatawrite -j 2 -o out.fdata sw sw.pa
+	PROFPIPE_TEST_POOL=1:kill run fdatawrite -j 2 -o out.fdata sw sw.pa
 	[[ "$output" == *"was killed by signal 9"* ]]
-	PAWALK_TEST_FAIL=1:exit run fdatawrite -j 2 -o out.fdata sw sw.pa
+	PROFPIPE_TEST_POOL=1:exit run fdatawrite -j 2 -o out.fdata sw sw.pa
 	[[ "$output" == *"failed (exit status 3)"* ]]
-	PAWALK_TEST_FAIL=1:short run fdatawrite -j 2 -o out.fdata sw sw.pa
+	PROFPIPE_TEST_POOL=1:short run fdatawrite -j 2 -o out.fdata sw sw.pa
 	[[ "$output" == *"its results did not all come"* ]]
 	# a worker that cannot be started (a limit on processes): the
 	# parent walks its share, the same bytes
 	for k in 1 2 3; do
-		PAWALK_TEST_FAIL=$k:nofork fdatawrite -j 4 -o nf.$k.fdata sw sw.pa
+		PROFPIPE_TEST_POOL=$k:nofork fdatawrite -j 4 -o nf.$k.fdata sw sw.pa
 		same_file good.fdata nf.$k.fdata
 	done
 	# in one process there is no worker to fail
-	PAWALK_TEST_FAIL=1:kill fdatawrite -j 1 -o one.fdata sw sw.pa
+	PROFPIPE_TEST_POOL=1:kill fdatawrite -j 1 -o one.fdata sw sw.pa
 	same_file good.fdata one.fdata
 	for j in 0 x -1 257; do
 		run fdatawrite -j $j sw sw.pa

@@ -6,12 +6,12 @@
  * The rules are DataAggregator's in LLVM 19 (bolt/lib/Profile/
  * DataAggregator.cpp: doBranch, doTrace, getFallthroughsInTrace): doBranch for taken branches (returns
  * dropped, intra-function branches and calls, [unknown] ends), doTrace for
- * fall-through ranges on the control-flow graph libbolt/cfgdis.c builds
+ * fall-through ranges on the control-flow graph libbolt/cfg/cfgdis.c builds
  * as BOLT does (call continuation for external origins, every step to a
  * successor), the lines keyed and summed by (from, to), and basic samples
  * as perf2bolt -nl writes them.  The entries are cut into branches and
- * fall-throughs by libbolt/pawalk.c (as yamlwrite cuts them), names come
- * from libbolt/functab.c.
+ * fall-throughs by libbolt/prof/pawalk.c (as yamlwrite cuts them), names come
+ * from libbolt/elf/functab.c.
  */
 #include <err.h>
 #include <errno.h>
@@ -684,7 +684,7 @@ write_fdata(struct ctx *c, FILE *fp)
 	/* perf2bolt writes memory lines in its LBR mode only; with them,
 	 * the profile is that mode's (samples without a branch stack count
 	 * for nothing there) */
-	if (!c->w.lbr && c->w.nsamples > 0 && !c->withmem) {
+	if (!c->w.lbr && c->w.n.samples > 0 && !c->withmem) {
 		wb_puts(&w, "no_lbr");
 		/* as perf script prints the event field, which perf2bolt
 		 * copies: the name and a colon */
@@ -811,12 +811,12 @@ report(struct ctx *c, int verbose, int quiet, int multi)
 	    "returns, dropped), %llu traces: %llu invalid, %llu out of "
 	    "range, %llu in functions without a CFG; %llu lines\n",
 	    who, (unsigned long long)c->w.nentries,
-	    (unsigned long long)c->w.nbranches,
-	    (unsigned long long)c->w.nreturns,
-	    (unsigned long long)c->w.ntraces,
-	    (unsigned long long)c->w.ninvalid,
-	    (unsigned long long)c->w.noutrange,
-	    (unsigned long long)c->w.nnonsimple,
+	    (unsigned long long)c->w.n.branches,
+	    (unsigned long long)c->w.n.returns,
+	    (unsigned long long)c->w.n.traces,
+	    (unsigned long long)c->w.n.invalid,
+	    (unsigned long long)c->w.n.outrange,
+	    (unsigned long long)c->w.n.nonsimple,
 	    (unsigned long long)(c->w.lbr ? c->lines.n : c->samples.n));
 	fprintf(stderr, "%s: %zu functions, relocation mode %s; graphs "
 	    "built: %llu simple, %llu non-simple, %llu ignored\n",
@@ -829,11 +829,11 @@ report(struct ctx *c, int verbose, int quiet, int multi)
 		    "function's table begins, though the next entry "
 		    "reads as one of theirs\n", who,
 		    (unsigned long long)st->jtcut);
-	if (c->w.nsamples > 0)
+	if (c->w.n.samples > 0)
 		fprintf(stderr, "%s: %llu samples, %llu outside every "
 		    "function\n", who,
-		    (unsigned long long)c->w.nsamples,
-		    (unsigned long long)c->w.nsampout);
+		    (unsigned long long)c->w.n.samples,
+		    (unsigned long long)c->w.n.sampout);
 	if (c->withmem)
 		fprintf(stderr, "%s: %llu memory samples: %llu of "
 		    "other binaries, %llu outside every function, "
@@ -851,6 +851,7 @@ int
 main(int argc, char **argv)
 {
 	struct ctx *cs;
+	char msg[512];
 	struct binlist bl;
 	struct pa_reader r;
 	struct pawalk **ws;
@@ -936,10 +937,12 @@ main(int argc, char **argv)
 	if (dir != NULL) {
 		/* -d: every operand a binary, the stream on stdin */
 		for (i = 0; i < (size_t)argc; i++)
-			binlist_add(&bl, argv[i]);
+			if (binlist_add(&bl, argv[i], msg, sizeof(msg)) == -1)
+				errx(1, "%s", msg);
 		in = "-";
 	} else {
-		binlist_add(&bl, argv[0]);
+		if (binlist_add(&bl, argv[0], msg, sizeof(msg)) == -1)
+			errx(1, "%s", msg);
 		if (bl.dirs)
 			prog_usage_error("%s: a directory: give -d for one "
 			    "profile per binary", argv[0]);
@@ -963,7 +966,8 @@ main(int argc, char **argv)
 	ws = xcalloc(n, sizeof(*ws));
 	for (i = 0; i < n; i++)
 		ws[i] = &cs[i].w;
-	pawalk_run_par(ws, n, &r, jobs);
+	if (pawalk_run_par(ws, n, &r, jobs, msg, sizeof(msg)) == -1)
+		errx(1, "%s", msg);
 	free(ws);
 	/* a graph made without the release's disassembler is not BOLT's */
 	for (i = 0; i < n; i++)
@@ -975,11 +979,14 @@ main(int argc, char **argv)
 		read_mem(cs, n, multi, memfiles[i]);
 	if (pepath != NULL)
 		read_pastend(pepath);
-	if (dir != NULL)
-		binlist_mkdir(dir);
+	if (dir != NULL && binlist_mkdir(dir, msg, sizeof(msg)) == -1)
+		errx(1, "%s", msg);
 	for (i = 0; i < n; i++) {
-		char *p = dir ? binlist_outpath(&bl, i, dir, "fdata") : NULL;
+		char *p = NULL;
 
+		if (dir != NULL && (p = binlist_outpath(&bl, i, dir, "fdata",
+		    msg, sizeof(msg))) == NULL)
+			errx(1, "%s", msg);
 		out_open(&out, dir ? p : outpath);
 		write_fdata(&cs[i], out.fp);
 		out_commit(&out);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# libbolt/functab.c: functions and their fdata names as BOLT 19 sees them,
+# libbolt/elf/functab.c: functions and their fdata names as BOLT 19 sees them,
 # checked against perf2bolt-19 on programs built here.  The probe is one
 # pre-aggregated "B 0 <a> <a> 0" per code address: perf2bolt writes
 # "0 [unknown] 0 1 <name> <offset> 0 <a>" for each address a function's

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # x86dec, the table decoder cfgdis.c (fdatawrite, yamlwrite) takes most
 # instructions from, against Capstone 4, which decodes the rest: the
-# libFuzzer harness fuzz/fuzz_x86dec.c (libbolt/x86class.c) from the code
+# libFuzzer harness fuzz/fuzz_x86dec.c (libbolt/isa/x86class.c) from the code
 # of programs built here, and the cases fuzzing has found
 # (tests/data/x86dec/corpus) through x86dectest.  The sweeps over whole
 # programs and libc are in 50-fdatawrite.bats and tests/large.

@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * a64dectest: checks libbolt/a64dec.c's reading of AArch64 words against
+ * a64dectest: checks libbolt/isa/a64dec.c's reading of AArch64 words against
  * the LLVM release's own disassembler (a64chk.h, through the bridge), by
  * its text: whether a word decodes, where a64dec says (a64d_valid);
  * every word that LLVM decodes must be of the kind its mnemonic names (b.cond and

@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * batsec: the BAT decoder (libbolt/bat.c) on a bare section file, for
+ * batsec: the BAT decoder (libbolt/bat/bat.c) on a bare section file, for
  * tests/40-batmap.bats.
  *   batsec FILE [main|19]	decode FILE (a .note.bolt_bat section as
  *				llvm-objcopy --dump-section writes it), print

@@ -14,7 +14,7 @@
  *                       CFG_ENTRY (N), _ENDS_RET (R), _ENDS_TAIL (T),
  *                       _LPAD (E), _FALLS (F), _ENDS_INDIRECT (I),
  *                       _ENDS_CALL (C), _SUCCS_KNOWN (K), or "-"
- * cfg.h's cfg_free and cfg_block_at live in libbolt/cfgdis.c, the
+ * cfg.h's cfg_free and cfg_block_at live in libbolt/cfg/cfgdis.c, the
  * disassembler's graphs: this helper links Capstone through it.
  */
 #include <err.h>

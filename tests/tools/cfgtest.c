@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * cfgtest: prints the control-flow graphs libbolt/cfgdis.c builds (by
+ * cfgtest: prints the control-flow graphs libbolt/cfg/cfgdis.c builds (by
  * disassembly with capstone, so it links -lcapstone), for
  * tests/50-fdatawrite.bats and for comparing with perf2bolt-19 --print-all.
  *   cfgtest BIN [NAME...]   every function (or those named): a header

@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * datatest: exercises libbolt/datatab.c.
+ * datatest: exercises libbolt/prof/datatab.c.
  *   datatest list BIN   the data objects as llvm-bolt --print-globals
  *                       prints BOLT's: "name start end depth" a line, in
  *                       address order (depth: how many parents)

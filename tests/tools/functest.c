@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * functest: exercises libbolt/functab.c for tests/lib/30-functab.bats.
+ * functest: exercises libbolt/elf/functab.c for tests/lib/30-functab.bats.
  *   functest list BIN      the function table: address size maxsize flags
  *                          name filename parent, then the entry points
  *   functest probe BIN     a pre-aggregated probe: "B 0 <a> <a> 0" for the

@@ -19,7 +19,7 @@ main(int argc, char *argv[])
 	struct pa_reader r;
 	struct pa_entry e;
 	struct wbuf w;
-	int i;
+	int i, k;
 
 	prog_init(argc, argv);
 	wb_init(&w, stdout, 1 << 16);
@@ -28,8 +28,10 @@ main(int argc, char *argv[])
 
 		if (pa_open(&r, path) == -1)
 			prog_open_error(path);
-		while (pa_next(&r, &e))
+		while ((k = pa_next(&r, &e)) == 1)
 			pa_put_entry(&w, &e, &r);
+		if (k == -1)
+			lr_errx(&r.lr, "%s", r.err);
 		pa_close(&r);
 	}
 	wb_free(&w);

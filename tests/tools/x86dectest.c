@@ -1,6 +1,6 @@
 /* See COPYING file for copyright and license details. */
 /*
- * x86dectest: checks libbolt/x86dec.c against Capstone 4, the
+ * x86dectest: checks libbolt/isa/x86dec.c against Capstone 4, the
  * disassembler cfgdis.c takes its rules from: every instruction the table
  * decoder accepts must have Capstone's length, and the kind cfgdis.c would
  * give it from Capstone's decoding (branch targets, PC-relative lea
@@ -54,7 +54,7 @@ show(const char *what, const char *why, uint64_t addr, const uint8_t *p,
 	ndiff++;
 }
 
-/* one instruction start: p[0, n) at address addr (libbolt/x86class.c);
+/* one instruction start: p[0, n) at address addr (libbolt/isa/x86class.c);
  * the length Capstone decodes (0 if it cannot) */
 static size_t
 check(const char *what, const uint8_t *p, size_t n, uint64_t addr)

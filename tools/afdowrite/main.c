@@ -76,7 +76,7 @@ code_at(struct input *in, const struct pa_loc *l, uint64_t *a)
 }
 
 /* a branch as computeCounterFromLBR counts it: its target is code; a
- * source that is not becomes ExternalAddr */
+ * source that is not (or none, NULL) becomes ExternalAddr */
 static void
 branch(struct input *in, const struct pa_loc *from, const struct pa_loc *to,
     uint64_t count)
@@ -85,7 +85,7 @@ branch(struct input *in, const struct pa_loc *from, const struct pa_loc *to,
 
 	if (!code_at(in, to, &t))
 		return;
-	if (!code_at(in, from, &f))
+	if (from == NULL || !code_at(in, from, &f))
 		f = EXT_ADDR;
 	pair_add(&in->lbr.branches, f, t, count);
 }
@@ -108,34 +108,29 @@ range(struct input *in, const struct pa_loc *start, const struct pa_loc *end,
 static void
 entry(struct input *in, const struct pa_entry *e)
 {
+	struct pa_parts p;
 	uint64_t a;
 
 	in->nentries++;
 	switch (e->type) {
-	case PA_T:
-	case PA_R:
-		in->nlbr++;
-		branch(in, &e->loc[0], &e->loc[1], e->count);
-		range(in, &e->loc[1], &e->loc[2], e->count);
-		break;
-	case PA_B:
-		in->nlbr++;
-		branch(in, &e->loc[0], &e->loc[1], e->count);
-		break;
-	case PA_F:
-	case PA_f:
-	case PA_r:
-		in->nlbr++;
-		range(in, &e->loc[0], &e->loc[1], e->count);
-		break;
 	case PA_S:
 		in->nips++;
 		if (code_at(in, &e->loc[0], &a))
 			pair_add(&in->ips, e->event == PA_NO_EVENT ? 0 :
 			    (uint64_t)e->event + 1, a, e->count);
 		break;
-	default:
+	case PA_E:
 		in->nother++;
+		break;
+	default:
+		/* a branch from a constant (a trace from outside) is one
+		 * from ExternalAddr */
+		in->nlbr++;
+		pa_split(e, &p);
+		if (p.to != NULL)
+			branch(in, p.from, p.to, e->count);
+		if (p.fs != NULL)
+			range(in, p.fs, p.fe, e->count);
 		break;
 	}
 }
@@ -203,7 +198,7 @@ main(int argc, char *argv[])
 	struct pa_entry e;
 	const char *ofile = NULL, *event = NULL, *path;
 	char err[1024];
-	int ch;
+	int ch, k;
 
 	prog_init(argc, argv);
 	while ((ch = prog_opts(argc, argv, &usage)) != -1) {
@@ -265,8 +260,10 @@ main(int argc, char *argv[])
 	in.c = &c;
 	if (pa_open(&in.r, path) == -1)
 		prog_open_error(path);
-	while (pa_next(&in.r, &e))
+	while ((k = pa_next(&in.r, &e)) == 1)
 		entry(&in, &e);
+	if (k == -1)
+		lr_errx(&in.r.lr, "%s", in.r.err);
 	if (!qflag && in.bidother && !in.bidmatch)
 		fprintf(stderr, "%s: warning: %s: no entry has the build-id "
 		    "of %s (%s)\n", progname, in.r.lr.name, argv[0],

@@ -107,8 +107,7 @@ emit_past(const struct okey *k, uint64_t count, uint64_t mis)
 
 	if (ptab.recsz == 0)
 		ktab_init(&ptab, sizeof(struct oent), 1 << 6, oent_hash);
-	if ((e = ktab_get(&ptab, k, okhash(k), okey_eq, &added)) == NULL)
-		errx(1, "more than 2^32 distinct entries");
+	e = ktab_get(&ptab, k, okhash(k), okey_eq, &added);
 	if (added)
 		e->k = *k;
 	e->count += count;
@@ -123,8 +122,7 @@ emit(const struct okey *k, uint64_t count, uint64_t mis)
 
 	if (otab.recsz == 0)
 		ktab_init(&otab, sizeof(struct oent), 1 << 14, oent_hash);
-	if ((e = ktab_get(&otab, k, okhash(k), okey_eq, &added)) == NULL)
-		errx(1, "more than 2^32 distinct entries");
+	e = ktab_get(&otab, k, okhash(k), okey_eq, &added);
 	if (added)
 		e->k = *k;
 	e->count += count;
@@ -265,7 +263,7 @@ struct ctx {
 					 * input's build-id (write_out) */
 	int		 bidseen;	/* the stream named the BOLTed binary
 					 * by its build-id */
-	/* the stream's form (as libbolt/pawalk.h describes it): B, F and f
+	/* the stream's form (as libbolt/prof/pawalk.h describes it): B, F and f
 	 * alone, which perf2bolt-19 --pa reads, taking every location for
 	 * its bare address, or the current form (T R r S E), where X: and
 	 * other binaries' locations lie outside and perf2bolt-19 -p writes
@@ -496,7 +494,7 @@ split_frags(const struct bat *t)
 /* is all of function f data to BOLT (AArch64): a data mark at its start
  * (functab's marks, as discoverFileObjects applies them) and no code
  * mark before its end, so that BinaryFunction::disassemble finds no
- * instruction (libbolt/a64cfg.c decodes so) */
+ * instruction (libbolt/cfg/a64/a64cfg.c decodes so) */
 static int
 all_data(const struct functab *ft, const struct bfunc *f)
 {
@@ -937,7 +935,7 @@ write_past(struct ctx *c)
 static void
 entry(struct ctx *c, const struct pa_entry *e)
 {
-	struct pa_loc br;
+	struct pa_parts p;
 
 	switch (e->type) {
 	case PA_E:
@@ -945,33 +943,14 @@ entry(struct ctx *c, const struct pa_entry *e)
 	case PA_S:
 		do_sample(c, e);
 		break;
-	case PA_B:
-		do_branch(c, &e->loc[0], &e->loc[1], e->count, e->mis);
-		break;
-	case PA_F:
-	case PA_f:
-	case PA_r:
-		do_trace(c, &e->loc[0], &e->loc[1], e->count);
-		break;
-	case PA_T:
-	case PA_R:
-		/* the branch of a T entry unless it is one of the
-		 * constants (a fall-through only, from outside, after
-		 * an external return); R's branch is a return, which
-		 * perf2bolt ignores as a branch (do_branch drops a T
-		 * entry's return too) */
-		br = e->loc[0];
-		if (e->type == PA_T && !(br.obj == PA_OBJ_SELF &&
-		    (br.addr == PA_BR_ONLY ||
-		    br.addr == PA_FT_EXTERNAL_ORIGIN ||
-		    br.addr == PA_FT_EXTERNAL_RETURN)))
-			do_branch(c, &br, &e->loc[1], e->count,
-			    e->has_mis ? e->mis : 0);
-		if (!(e->loc[2].obj == PA_OBJ_SELF &&
-		    e->loc[2].addr == PA_BR_ONLY))
-			do_trace(c, &e->loc[1], &e->loc[2], e->count);
-		break;
 	default:
+		/* R's branch is a return, which perf2bolt ignores as a
+		 * branch (do_branch drops a T entry's return too) */
+		pa_split(e, &p);
+		if (p.from != NULL && !p.ret)
+			do_branch(c, p.from, p.to, e->count, p.mis);
+		if (p.fs != NULL)
+			do_trace(c, p.fs, p.fe, e->count);
 		break;
 	}
 }
@@ -1004,6 +983,7 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 	static struct boltbin inbin;
 	struct pa_entry e;
 	char err[512];
+	int k;
 
 	memset(&c, 0, sizeof(c));
 	c.b = b;
@@ -1021,16 +1001,8 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 	if (pa_open(&c.r, prof) == -1)
 		errx(1, "%s: %s", prof ? prof : "<stdin>", strerror(errno));
 	c.inobj = OBJ_INPUT;
-	while (lr_next(&c.r.lr)) {
+	while ((k = pa_next(&c.r, &e)) == 1) {
 		int l;
-
-		if (!pa_parse_fast(&c.r, c.r.lr.buf, &e)) {
-			l = pa_parse_line(&c.r, c.r.lr.buf, &e, err, sizeof(err));
-			if (l == 0)
-				continue;
-			if (l == -1)
-				lr_errx(&c.r.lr, "%s", err);
-		}
 
 		st.in++;
 		for (l = 0; l < e.nloc && !c.bidseen; l++)
@@ -1047,6 +1019,8 @@ translate(FILE *fp, struct batbin *b, const char *inpath, const char *prof)
 		}
 		entry(&c, &e);
 	}
+	if (k == -1)
+		lr_errx(&c.r.lr, "%s", c.r.err);
 	/* the form is known: the held entries */
 	c.ended = 1;
 	for (size_t i = 0; i < c.nheld; i++)

@@ -197,9 +197,7 @@ add_edge(uint32_t s, uint32_t d, uint8_t kind, uint64_t w, uint64_t mis)
 	k.src = s;
 	k.dst = d;
 	k.kind = kind;
-	if ((e = ktab_get(&M.edges, &k, hash3(s, d, kind), edge_eq,
-	    &added)) == NULL)
-		errx(1, "more than %zu distinct edges", (size_t)KTAB_MAX);
+	e = ktab_get(&M.edges, &k, hash3(s, d, kind), edge_eq, &added);
 	if (added) {
 		e->src = s;
 		e->dst = d;
@@ -373,8 +371,9 @@ map_profile(const struct bin *b, const char *path, struct mapstat *st,
 {
 	struct pa_reader r;
 	struct pa_entry e;
-	uint64_t a0 = 0, a1 = 0, a2 = 0;
-	int ok0, ok1, ok2;
+	struct pa_parts p;
+	uint64_t a0 = 0, a1 = 0;
+	int ok0, ok1, k;
 	uint32_t bb;
 	size_t cap = 0;
 
@@ -383,10 +382,7 @@ map_profile(const struct bin *b, const char *path, struct mapstat *st,
 	index_blocks(b);
 	if (pa_open(&r, path) == -1)
 		err(1, "%s", path ? path : "<stdin>");
-	while (pa_next(&r, &e)) {
-		ok0 = e.nloc > 0 && in_bin(&r, &e.loc[0], &a0);
-		ok1 = e.nloc > 1 && in_bin(&r, &e.loc[1], &a1);
-		ok2 = e.nloc > 2 && in_bin(&r, &e.loc[2], &a2);
+	while ((k = pa_next(&r, &e)) == 1) {
 		switch (e.type) {
 		case PA_E:
 			xgrow(events, &cap, *nevents + 1, sizeof(**events));
@@ -394,34 +390,34 @@ map_profile(const struct bin *b, const char *path, struct mapstat *st,
 			break;
 		case PA_S:
 			st->samples += e.count;
-			if (ok0 && (bb = find(a0, FROM)) != NONE) {
+			if (in_bin(&r, &e.loc[0], &a0) &&
+			    (bb = find(a0, FROM)) != NONE) {
 				M.samples[bb] += e.count;
 				st->samples_mapped += e.count;
 			}
 			break;
-		case PA_B:
-			branch(ok0, a0, ok1, a1, e.count, e.mis, 0);
-			break;
-		case PA_T:
-		case PA_R:
-			/* a trace: the branch (none from an external origin;
-			 * an external return has source -3 or 0), then the
-			 * fall-through to ft_end unless it is -1 (branch only) */
-			if (e.loc[0].addr != PA_FT_EXTERNAL_ORIGIN)
-				branch(ok0 && a0 != 0, a0, ok1, a1, e.count,
-				    e.has_mis ? e.mis : 0, e.type == PA_R);
-			if (e.loc[2].addr != PA_BR_ONLY)
-				fallthrough(ok1, a1, ok2, a2, e.count);
-			break;
-		case PA_F:
-		case PA_f:
-		case PA_r:
-			fallthrough(ok0, a0, ok1, a1, e.count);
-			break;
 		default:
+			pa_split(&e, &p);
+			/* the branch: none from an external origin; an
+			 * external return has source -3 (p.from NULL) or, in
+			 * a T or R entry, 0 */
+			if (p.to != NULL && p.origin != PA_ORIG_EXTERNAL) {
+				ok0 = p.from != NULL &&
+				    in_bin(&r, p.from, &a0) &&
+				    (e.type == PA_B || a0 != 0);
+				ok1 = in_bin(&r, p.to, &a1);
+				branch(ok0, a0, ok1, a1, e.count, p.mis, p.ret);
+			}
+			if (p.fs != NULL) {
+				ok0 = in_bin(&r, p.fs, &a0);
+				ok1 = in_bin(&r, p.fe, &a1);
+				fallthrough(ok0, a0, ok1, a1, e.count);
+			}
 			break;
 		}
 	}
+	if (k == -1)
+		lr_errx(&r.lr, "%s", r.err);
 	pa_close(&r);
 }
 

@@ -60,8 +60,7 @@ add_entry_h(const struct entry *k, uint64_t h, uint64_t count, uint64_t mis)
 	struct entry *e;
 	int added;
 
-	if ((e = ktab_get(&entries, k, h, ekeyeq, &added)) == NULL)
-		return -1;
+	e = ktab_get(&entries, k, h, ekeyeq, &added);
 	if (added) {
 		*e = *k;
 		e->count = e->mis = 0;
@@ -178,19 +177,13 @@ merge(const char *path)
 	if (pa_open(&r, path) == -1)
 		prog_open_error(path);
 	for (;;) {
-		char err[200];
-		int got;
+		int got = pa_next(&r, &pe);
 
-		if (!lr_next(&r.lr))
+		if (got == 0)
 			break;
-		if (pa_parse_fast(&r, r.lr.buf, &pe))
-			got = 1;
-		else if ((got = pa_parse_line(&r, r.lr.buf, &pe, err,
-		    sizeof(err))) == 0)
-			continue;
 		if (got == -1) {
 			pq_drain(&r.lr);	/* an earlier line's error first */
-			lr_errx(&r.lr, "%s", err);
+			lr_errx(&r.lr, "%s", r.err);
 		}
 		if (pe.type == PA_E)
 			continue;	/* S entries carry their event */

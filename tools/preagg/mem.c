@@ -54,9 +54,7 @@ mem_add(uint64_t ip, uint32_t ipobj, uint64_t addr, uint32_t addrobj,
 	struct ment k = { ip, addr, 0, ipobj, addrobj }, *e;
 	int added;
 
-	if ((e = ktab_get(&mtab, &k, mhash(ip, addr, ipobj + 1), ment_eq,
-	    &added)) == NULL)
-		errx(1, "more than 2^32 distinct memory samples");
+	e = ktab_get(&mtab, &k, mhash(ip, addr, ipobj + 1), ment_eq, &added);
 	if (added) {
 		*e = k;
 		memn++;

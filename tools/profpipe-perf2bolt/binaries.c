@@ -37,10 +37,12 @@ void
 bins_add(struct request *rq, const char *path)
 {
 	struct binlist bl;
+	char err[512];
 	size_t i;
 
 	memset(&bl, 0, sizeof(bl));
-	binlist_add(&bl, path);
+	if (binlist_add(&bl, path, err, sizeof(err)) == -1)
+		errx(1, "%s", err);
 	if (bl.dirs)
 		rq->multi = 1;
 	for (i = 0; i < bl.n; i++)

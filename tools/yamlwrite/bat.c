@@ -10,7 +10,7 @@
  * other branch a call from its source and an entry into its target (the
  * function's exec counts those at the entry); a fall-through pair is an
  * edge.  Each BOLTed function is the input's function batmap credited
- * (libbolt/batbin.c), so names and fids are the BOLTed binary's
+ * (libbolt/bat/batbin.c), so names and fids are the BOLTed binary's
  * (getLocationName; the order BOLT creates functions in, functab's num).
  * For a function with BAT tables, hash, nblocks, block indices and block
  * hashes come from them: the blocks are BAT's block entries of the hot
@@ -23,7 +23,7 @@
  * agree for tables BOLT writes, and this file does the same in both
  * cases.  Functions without tables (code BOLT left in place, PLT
  * entries) are converted as perf2bolt converts them, from their graph in
- * the BOLTed binary (libbolt/cfgdis.c, graph.c; batmap keeps their
+ * the BOLTed binary (libbolt/cfg/cfgdis.c, graph.c; batmap keeps their
  * offsets): blocks, counts, calls and entry ids as perf2bolt writes
  * them, hashes from LLVM 19.s MC layer (hash.c); fall-throughs in
  * them count nowhere, as in perf2bolt-19, which sends every trace to BAT.
@@ -410,33 +410,19 @@ entry(struct bctx *c, const struct pa_entry *e)
 		c->samples = 1;
 		sample(c, &e->loc[0], e->count);
 		break;
-	case PA_B:
+	default: {
+		/* batmap writes B and F; T and R are read as LLVM main's
+		 * profiles.md defines them, R's branch (a return) as none */
+		struct pa_parts p;
+
 		c->lbr = 1;
-		branch(c, &e->loc[0], &e->loc[1], e->count, e->mis);
+		pa_split(e, &p);
+		if (p.from != NULL && !p.ret)
+			branch(c, p.from, p.to, e->count, p.mis);
+		if (p.fs != NULL)
+			trace(c, p.fs, p.fe, e->count);
 		break;
-	case PA_F:
-	case PA_f:
-	case PA_r:
-		c->lbr = 1;
-		trace(c, &e->loc[0], &e->loc[1], e->count);
-		break;
-	case PA_T:
-	case PA_R:
-		/* batmap writes B and F; these are read as LLVM main's
-		 * profiles.md defines them */
-		c->lbr = 1;
-		if (e->type == PA_T && !(e->loc[0].obj == PA_OBJ_SELF &&
-		    (e->loc[0].addr == PA_BR_ONLY ||
-		    e->loc[0].addr == PA_FT_EXTERNAL_ORIGIN ||
-		    e->loc[0].addr == PA_FT_EXTERNAL_RETURN)))
-			branch(c, &e->loc[0], &e->loc[1], e->count,
-			    e->has_mis ? e->mis : 0);
-		if (!(e->loc[2].obj == PA_OBJ_SELF &&
-		    e->loc[2].addr == PA_BR_ONLY))
-			trace(c, &e->loc[1], &e->loc[2], e->count);
-		break;
-	default:
-		break;
+	}
 	}
 }
 
@@ -1060,6 +1046,7 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	struct pa_entry e;
 	char err[512];
 	size_t i;
+	int k;
 
 	memset(&c, 0, sizeof(c));
 	c.stdhash = stdhash;
@@ -1084,8 +1071,10 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 	if (pa_open(&c.r, prof) == -1) {
 		prog_open_error(prof);
 	}
-	while (pa_next(&c.r, &e))
+	while ((k = pa_next(&c.r, &e)) == 1)
 		entry(&c, &e);
+	if (k == -1)
+		lr_errx(&c.r.lr, "%s", c.r.err);
 	if (pastend != NULL)
 		read_pastend(&c, pastend);
 	write_yaml(&c, outpath, bolted);

@@ -1,7 +1,7 @@
 /* See COPYING file for copyright and license details. */
 /*
  * graph.c: a function's profile on the control-flow graph perf2bolt-19
- * builds by disassembly (libbolt/cfgdis.c), and that profile as
+ * builds by disassembly (libbolt/cfg/cfgdis.c), and that profile as
  * YAMLProfileWriter::convert (19) writes it.  Both paths use it: main.c
  * for every function of a plain binary, bat.c for the functions of a
  * BOLTed binary that have no BAT tables (code BOLT left in place), which
@@ -87,7 +87,7 @@ ywg_branch(const struct cfg *g, struct ywg_prof *p, uint64_t from,
 	/* BOLT keeps the offsets of branches, calls and returns only, and
 	 * finds NOPs and a block's last instruction (and its last that is
 	 * no NOP) too: a branch from any other instruction is dropped
-	 * (libbolt/cfgdis.c: cfg_source_kept).  Hardware records
+	 * (libbolt/cfg/cfgdis.c: cfg_source_kept).  Hardware records
 	 * branches from branches only; batmap writes some from other
 	 * instructions */
 	if ((s = cfg_site_at(g, from)) == NULL && !cfg_source_kept(g, from))

@@ -8,7 +8,7 @@
  * The strings come from the release's MC layer through the bridge
  * (libbolt/llvm/llvmbr.h), what BOLT's disassembly knows of the rest of
  * the binary from the architecture's part of libbolt (hashsym.h:
- * x86sym.c, a64sym.c).  Here the graph's part: the block hash blends
+ * cfg/x86/x86sym.c, cfg/a64/a64sym.c).  Here the graph's part: the block hash blends
  * (StaleProfileMatching.cpp, BlendedBlockHash) the block's offset, its
  * loose opcode hash, its instruction hash and the opcode hashes of its
  * predecessors and successors, in the order BOLT adds the edges
@@ -28,7 +28,7 @@
 struct ywh {
 	struct hashsym	 hs;		/* the bridge, the binary's symbols,
 					 * the function being hashed */
-	const struct hash_arch *arch;	/* NULL: no hashes (0) */
+	int		 has;		/* 0: no hashes (0) */
 	/* the jump tables of the function being hashed and of its
 	 * fragments or parent */
 	struct cfg_jt	*jt;
@@ -63,13 +63,13 @@ struct ywh *
 ywh_open(struct boltbin *bin, struct cfgdis *cd, enum llvm_rel rel,
     int stdhash, char *err, size_t errlen)
 {
-	const struct hash_arch *arch = hash_arch_of(bin->eo.machine);
+	int has = hashsym_hashes(cd);
 	struct llvmbr *br = NULL;
 	struct ywh *h;
 
 	/* other targets: no hashes (0) */
-	if (arch != NULL &&
-	    (br = llvmbr_open(rel, bin->eo.machine, err, errlen)) == NULL)
+	if (has && (br = llvmbr_open(rel, bin->eo.machine, err, errlen)) ==
+	    NULL)
 		return NULL;
 	h = xcalloc(1, sizeof(*h));
 	h->hs.bin = bin;
@@ -77,7 +77,7 @@ ywh_open(struct boltbin *bin, struct cfgdis *cd, enum llvm_rel rel,
 	h->hs.br = br;
 	h->hs.rel = rel;
 	h->hs.stdhash = stdhash;
-	h->arch = arch;
+	h->has = has;
 	return h;
 }
 
@@ -221,7 +221,7 @@ ywh_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 
 	if (g == NULL || g->nblocks == 0)
 		return 0;
-	if (h->arch == NULL) {
+	if (!h->has) {
 		memset(out, 0, g->nblocks * sizeof(*out));
 		return 0;
 	}
@@ -244,7 +244,7 @@ ywh_ahead(struct ywh *h, size_t fi, const struct cfg *g)
 	struct ywh_ahead *a;
 	uint64_t u0 = h->hs.undecoded;
 
-	if (g == NULL || g->nblocks == 0 || h->arch == NULL ||
+	if (g == NULL || g->nblocks == 0 || !h->has ||
 	    fi >= h->hs.bin->ft.n)
 		return;
 	if (h->ah == NULL)
@@ -284,7 +284,7 @@ hash_func(struct ywh *h, size_t fi, const struct cfg *g, uint64_t *out)
 	h->hs.njt = h->njt;
 	xgrow(&h->bh, &h->capbh, g->nblocks, sizeof(*h->bh));
 	/* the strings, block by block in layout order */
-	fh = h->arch->strings(&h->hs, h->bh);
+	fh = hashsym_strings(&h->hs, h->bh);
 	/* the edges in BOLT's order: successors, then each block's
 	 * predecessors in the order the edges into it were added */
 	xgrow(&h->cnt, &h->capcnt, g->nblocks + 1, sizeof(*h->cnt));

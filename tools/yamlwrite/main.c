@@ -3,7 +3,7 @@
  * yamlwrite: a pre-aggregated profile (llvm-bolt --pa) and the binary it
  * was collected on, to the YAML profile perf2bolt-19 --profile-format=yaml
  * writes for the same samples, hashes included (hash.c, from LLVM 19's MC
- * layer through libbolt/mcx86.cc, made only for the functions written).
+ * layer through libbolt/llvm/mcx86.cc, made only for the functions written).
  *
  * perf2bolt-19 in this mode (DataAggregator with the CFG built, then
  * YAMLProfileWriter::convert before any pass): doBranch records a taken
@@ -13,7 +13,7 @@
  * an entry of its target (recordEntry: the function's exec and the
  * entry block's); doTrace adds each fall-through step to its edge.
  * Block counts are nothing more: no inference runs before the writer.
- * The graph is libbolt/cfgdis.c's, the one fdatawrite uses; the profile
+ * The graph is libbolt/cfg/cfgdis.c's, the one fdatawrite uses; the profile
  * on it and its conversion are graph.c's, shared with the BAT path.
  */
 #include <err.h>
@@ -284,7 +284,7 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 	struct ywg_buf bu;
 	struct ywg_callees ce;
 	size_t i, n = 0, ci = 0, capbh = 0;
-	int lbr = c->w.lbr || c->w.nsamples == 0;
+	int lbr = c->w.lbr || c->w.n.samples == 0;
 	uint64_t *bh = NULL;
 	char *evs = NULL;
 	size_t evlen = 0;
@@ -449,15 +449,15 @@ ctx_close(struct ctx *c, int verbose, int quiet, int multi)
 		    "a CFG; %zu calls; %llu samples, %llu outside every "
 		    "function\n", who,
 		    (unsigned long long)c->w.nentries,
-		    (unsigned long long)c->w.nbranches,
-		    (unsigned long long)c->w.nreturns,
+		    (unsigned long long)c->w.n.branches,
+		    (unsigned long long)c->w.n.returns,
 		    (unsigned long long)c->nmismatch,
-		    (unsigned long long)c->w.ntraces,
-		    (unsigned long long)c->w.ninvalid,
-		    (unsigned long long)c->w.noutrange,
-		    (unsigned long long)c->w.nnonsimple, c->calls.n,
-		    (unsigned long long)c->w.nsamples,
-		    (unsigned long long)c->w.nsampout);
+		    (unsigned long long)c->w.n.traces,
+		    (unsigned long long)c->w.n.invalid,
+		    (unsigned long long)c->w.n.outrange,
+		    (unsigned long long)c->w.n.nonsimple, c->calls.n,
+		    (unsigned long long)c->w.n.samples,
+		    (unsigned long long)c->w.n.sampout);
 	for (i = 0; i < c->bin.ft.n; i++)
 		ywg_prof_free(c->fp[i]);
 	free(c->fp);
@@ -541,6 +541,7 @@ run_graph(struct opts *o)
 	struct pawalk **ws;
 	size_t i, n = o->bins.n;
 	int multi = n > 1;
+	char err[512];
 
 	cs = xcalloc(n, sizeof(*cs));
 	memset(&r, 0, sizeof(r));
@@ -553,14 +554,17 @@ run_graph(struct opts *o)
 	ws = xcalloc(n, sizeof(*ws));
 	for (i = 0; i < n; i++)
 		ws[i] = &cs[i].w;
-	pawalk_run_many(ws, n, &r);
+	if (pawalk_run_many(ws, n, &r, err, sizeof(err)) == -1)
+		errx(1, "%s", err);
 	free(ws);
-	if (o->dir != NULL)
-		binlist_mkdir(o->dir);
+	if (o->dir != NULL && binlist_mkdir(o->dir, err, sizeof(err)) == -1)
+		errx(1, "%s", err);
 	for (i = 0; i < n; i++) {
-		char *p = o->dir ? binlist_outpath(&o->bins, i, o->dir,
-		    "yaml") : NULL;
+		char *p = NULL;
 
+		if (o->dir != NULL && (p = binlist_outpath(&o->bins, i,
+		    o->dir, "yaml", err, sizeof(err))) == NULL)
+			errx(1, "%s", err);
 		write_yaml(&cs[i], p ? p : o->outpath, o->bins.path[i]);
 		free(p);
 	}
@@ -640,10 +644,13 @@ main(int argc, char **argv)
 	if (o.dir != NULL) {
 		/* -d: every operand a binary, the stream on stdin */
 		for (int i = 0; i < argc; i++)
-			binlist_add(&o.bins, argv[i]);
+			if (binlist_add(&o.bins, argv[i], err,
+			    sizeof(err)) == -1)
+				errx(1, "%s", err);
 		o.in = "-";
 	} else {
-		binlist_add(&o.bins, argv[0]);
+		if (binlist_add(&o.bins, argv[0], err, sizeof(err)) == -1)
+			errx(1, "%s", err);
 		if (o.bins.dirs)
 			prog_usage_error("%s: a directory: give -d for one "
 			    "profile per binary", argv[0]);

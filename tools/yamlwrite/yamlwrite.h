@@ -7,7 +7,7 @@
  *
  * Files (the map of the tool):
  *   main.c   options, input, the functions' profiles from the control-flow
- *            graph of libbolt/cfgdis.c (any binary)
+ *            graph of libbolt/cfg/cfgdis.c (any binary)
  *   hash.c   BOLT's function and block hashes of a function on that
  *            graph, from the release's MC layer (libbolt/llvm/llvmbr.h)
  *   graph.c  a function's profile on its cfgdis graph and its blocks as
@@ -15,7 +15,7 @@
  *            and bat.c's functions without tables
  *   bat.c    the functions' profiles of a profile collected on a BOLTed
  *            binary, with hashes, block counts and indices from its BAT
- *            section (libbolt/bat.c), as perf2bolt-19's writeBATYAML;
+ *            section (libbolt/bat/bat.c), as perf2bolt-19's writeBATYAML;
  *            its functions without tables on the BOLTed binary's graphs
  *   emit.c   the writer: header, then functions as they come (directly,
  *            or through libyaml's emitter for names that need it)

@@ -15,7 +15,7 @@
 # source file is the FILE symbol before it) starts a hot fragment of the
 # tables (DUMP: batmap --dump).  For those every field is compared too,
 # the hashes perf2bolt computes with LLVM's MC layer included (ours come
-# from the same layer, libbolt/mcx86.cc); their count is printed as
+# from the same layer, libbolt/llvm/mcx86.cc); their count is printed as
 # nobat=N, that of those with blocks in perf2bolt's (code it
 # disassembled, not PLT entries) as nobatcfg=N, and their blocks,
 # successors and calls as gblocks, gsucc, gcalls.

@@ -240,8 +240,8 @@ resolve(void *arg, const struct llvmbr_ref *r, struct llvmbr_sym *s)
 
 /* each block's instructions, whole, from its start; a tail call as
  * such (the graph's sites say which) */
-static uint64_t
-x86_strings(struct hashsym *hs, struct llvmbr_block *out)
+uint64_t
+hashsym_x86(struct hashsym *hs, struct llvmbr_block *out)
 {
 	const struct bfunc *f = hs->f;
 	const struct cfg *g = hs->g;
@@ -283,7 +283,3 @@ x86_strings(struct hashsym *hs, struct llvmbr_block *out)
 	return llvmbr_func_end(hs->br, hs->stdhash);
 }
 
-const struct hash_arch hash_arch_x86 = {
-	.machine = EM_X86_64,
-	.strings = x86_strings,
-};

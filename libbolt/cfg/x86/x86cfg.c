@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cfgint.h"
+#include "hashsym.h"
 #include "x86class.h"
 #include "x86dec.h"
 
@@ -746,6 +747,7 @@ x86_may_refer(struct cfgdis *d, const struct bfunc *f,
 const struct cfg_arch cfg_arch_x86_64 = {
 	.name = "x86-64",
 	.decoder = "Capstone",
+	.hash_strings = hashsym_x86,
 	.machine = EM_X86_64,
 	.open = x86_open,
 	.close = x86_close,

@@ -12,11 +12,11 @@
  * it, nested as BinaryContext::updateObjectNesting nests them.
  *
  * What an architecture's disassembly makes of its operands, and how its
- * blocks are read, is that architecture's (struct hash_arch):
- * x86sym.c (X86MCSymbolizer and handleRelocation's x86 rules) and
- * a64sym.c (AArch64's relocations, PC-relative operands and veneers,
- * constant islands).  The caller blends the block hashes with the graph
- * (it knows the successors).
+ * blocks are read, is that architecture's (its struct cfg_arch's
+ * hash_strings): x86/x86sym.c (X86MCSymbolizer and handleRelocation's
+ * x86 rules) and a64/a64sym.c (AArch64's relocations, PC-relative
+ * operands and veneers, constant islands).  The caller blends the block
+ * hashes with the graph (it knows the successors).
  */
 #ifndef PROFPIPE_HASHSYM_H
 #define PROFPIPE_HASHSYM_H
@@ -58,23 +58,22 @@ struct hashsym {
 	uint64_t	 undecoded;	/* instructions LLVM could not decode */
 };
 
-/* an architecture's part */
-struct hash_arch {
-	uint16_t	 machine;	/* EM_* */
-	/* the strings of hs->f's blocks on hs->g, in layout order, into
-	 * out[] (one per block); the function's hash */
-	uint64_t	(*strings)(struct hashsym *, struct llvmbr_block *out);
-};
-extern const struct hash_arch hash_arch_x86, hash_arch_a64;
-/* the architecture of ELF machine m, or NULL: no hashes */
-const struct hash_arch *hash_arch_of(unsigned m);
+/* does the binary's architecture have hashes (else they are 0) */
+int	 hashsym_hashes(const struct cfgdis *);
+/* the strings of hs->f's blocks on hs->g, in layout order, through the
+ * bridge, into out[] (one per block); the function's hash */
+uint64_t hashsym_strings(struct hashsym *, struct llvmbr_block *out);
+/* the architectures' parts (their struct cfg_arch's hash_strings) */
+uint64_t hashsym_x86(struct hashsym *, struct llvmbr_block *out);
+uint64_t hashsym_a64(struct hashsym *, struct llvmbr_block *out);
 
 /* release the BinaryData (the rest is the caller's) */
 void	 hashsym_free(struct hashsym *);
 
 /* a symbol with value v, into s: hashSymbol takes v unless a function
- * owns the symbol (func) or a jump table holds v */
-void	 hashsym_value(const struct hashsym *, uint64_t v, int func,
+ * owns the symbol (func) or a jump table holds v (the function's, or
+ * any other's of the binary) */
+void	 hashsym_value(struct hashsym *, uint64_t v, int func,
 	    struct llvmbr_sym *s);
 /* getBinaryDataContainingAddress: the BinaryData holding a, or NULL */
 const struct hs_data *hashsym_data(struct hashsym *, uint64_t a);

@@ -121,10 +121,8 @@ ft_keepf(struct functab *ft, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		fprintf(stderr, "%s: out of memory\n", progname);
-		exit(1);
-	}
+	if (n < 0)		/* past INT_MAX bytes: no name we keep */
+		return noname;
 	if ((size_t)n < sizeof(buf))
 		return ft_str(ft, buf, (size_t)n);
 	s = ft_alloc(ft, (size_t)n + 1);
@@ -481,8 +479,9 @@ read_symbols(struct disc *d, struct elfobj *eo, Elf_Scn *symscn,
 }
 
 /* the functions discovered into ft->f, their names indexed, and the
- * entries of the symbol loop given their functions, one per address */
-static void
+ * entries of the symbol loop given their functions, one per address:
+ * 0, or -1 past 2^32 names */
+static int
 make_table(struct functab *ft, struct disc *d)
 {
 	size_t i, k, nfn = 0, capfn = 0;
@@ -525,10 +524,8 @@ make_table(struct functab *ft, struct disc *d)
 		}
 		free(f->more);
 	}
-	if (nfn >= UINT32_MAX) {
-		fprintf(stderr, "%s: too many function names\n", progname);
-		exit(1);
-	}
+	if (nfn >= UINT32_MAX)
+		return -1;
 	ft->fnoff[d->nf] = (uint32_t)nfn;
 	addr_index(ft);
 	/* entries: assign the functions of those found in the symbol loop */
@@ -548,6 +545,7 @@ make_table(struct functab *ft, struct disc *d)
 			d->ent[k++] = d->ent[i];
 	ft->syms = d->ent;
 	ft->nsyms = k;
+	return 0;
 }
 
 int
@@ -560,6 +558,7 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 	size_t shstrndx, nscn, i, nrels = 0;
 	struct disc d;
 	struct dynrel *rels;
+	int rc;
 	int *secmap;		/* ELF section index -> ft->secs index */
 
 	memset(ft, 0, sizeof(*ft));
@@ -613,14 +612,17 @@ functab_load_flags(struct functab *ft, struct elfobj *eo, unsigned flags,
 	ft_discover_fde_funcs(&d);
 	ft_adjust_boundaries(&d);
 
-	make_table(ft, &d);
-	if (!ft->bounds)
+	rc = make_table(ft, &d);
+	if (rc == 0 && !ft->bounds)
 		ft_link_fragments(ft, &d);
 	free(d.f);
 	free(d.syms);
 	strtab_free(&d.cnames);
 	ft_arena_free(&d.tmp);
 	free(d.ccount);
+	if (rc == -1)
+		return failf(err, errlen, "%s: more than 2^32 function names",
+		    eo->path);
 	return 0;
 }
 

@@ -17,17 +17,19 @@ struct binlist {
 	int	  dirs;		/* a directory was named */
 };
 
-/* path, or a directory's ELF files; dies (exit 1) when path cannot be
- * read or a directory has no ELF file */
-void	 binlist_add(struct binlist *, const char *path);
+/* path, or a directory's ELF files: 0, or -1 with the message in err
+ * when path cannot be read or a directory has no ELF file */
+int	 binlist_add(struct binlist *, const char *path, char *err,
+	    size_t errlen);
 /* whether path is a readable file starting with ELF's magic */
 int	 binlist_is_elf(const char *path);
-/* DIR/BASE.ext for binary i; exit 1 when two binaries share a base
- * name (their profiles would share one) */
+/* DIR/BASE.ext for binary i (the caller frees it); NULL with the
+ * message in err when two binaries share a base name (their profiles
+ * would share one) */
 char	*binlist_outpath(const struct binlist *, size_t i, const char *dir,
-	    const char *ext);
-/* create dir unless it exists; exit 1 on failure */
-void	 binlist_mkdir(const char *dir);
+	    const char *ext, char *err, size_t errlen);
+/* create dir unless it exists: 0, or -1 with the message in err */
+int	 binlist_mkdir(const char *dir, char *err, size_t errlen);
 void	 binlist_free(struct binlist *);
 
 #endif

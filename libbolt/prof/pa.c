@@ -94,9 +94,9 @@ next_field(char **p, size_t *len)
 	return s;
 }
 
-/* a location: [buildid:]hex, X:hex, or -1/-2/-3 */
-static int
-parse_loc(struct pa_reader *r, const char *s, size_t len, struct pa_loc *l)
+int
+pa_parse_loc(struct pa_reader *r, const char *s, size_t len, struct pa_loc *l,
+    int nonconst)
 {
 	const char *c = memchr(s, ':', len);
 	const char *h = s, *end;
@@ -104,6 +104,8 @@ parse_loc(struct pa_reader *r, const char *s, size_t len, struct pa_loc *l)
 
 	l->obj = PA_OBJ_SELF;
 	if (len == 2 && s[0] == '-' && s[1] >= '1' && s[1] <= '3') {
+		if (nonconst)
+			return -1;
 		l->addr = UINT64_MAX - (uint64_t)(s[1] - '1');
 		return 0;
 	}
@@ -175,7 +177,7 @@ pa_parse_line(struct pa_reader *r, char *line, struct pa_entry *e,
 		if ((t = next_field(&p, &len)) == NULL)
 			return failf(err, errlen, "%c entry: missing location "
 			    "%d of %d", pa_letter[e->type], i + 1, n);
-		if (parse_loc(r, t, len, &e->loc[i]) == -1)
+		if (pa_parse_loc(r, t, len, &e->loc[i], 0) == -1)
 			return failf(err, errlen, "%c entry: bad location '%s'",
 			    pa_letter[e->type], vis_str(q, sizeof(q), t, len));
 	}
@@ -274,18 +276,67 @@ pa_parse_fast(struct pa_reader *r, const char *s, struct pa_entry *e)
 int
 pa_next(struct pa_reader *r, struct pa_entry *e)
 {
-	char err[200];
 	int k;
 
 	while (lr_next(&r->lr)) {
 		if (pa_parse_fast(r, r->lr.buf, e))
 			return 1;
-		if ((k = pa_parse_line(r, r->lr.buf, e, err, sizeof(err))) == 1)
-			return 1;
-		if (k == -1)
-			lr_errx(&r->lr, "%s", err);
+		if ((k = pa_parse_line(r, r->lr.buf, e, r->err,
+		    sizeof(r->err))) != 0)
+			return k;
 	}
 	return 0;
+}
+
+int
+pa_loc_const(const struct pa_loc *l)
+{
+	return l->obj == PA_OBJ_SELF && l->addr >= PA_FT_EXTERNAL_RETURN;
+}
+
+void
+pa_split(const struct pa_entry *e, struct pa_parts *p)
+{
+	static const enum pa_origin byconst[3] = {
+		PA_ORIG_INTERNAL,	/* -1 */
+		PA_ORIG_EXTERNAL,	/* -2 */
+		PA_ORIG_RETURN		/* -3 */
+	};
+
+	memset(p, 0, sizeof(*p));
+	p->origin = PA_ORIG_BRANCH;
+	switch (e->type) {
+	case PA_B:
+		p->from = &e->loc[0];
+		p->to = &e->loc[1];
+		p->mis = e->mis;
+		break;
+	case PA_T:
+	case PA_R:
+		p->to = &e->loc[1];
+		p->ret = e->type == PA_R;
+		p->mis = e->has_mis ? e->mis : 0;
+		if (pa_loc_const(&e->loc[0]))
+			p->origin = byconst[UINT64_MAX - e->loc[0].addr];
+		else
+			p->from = &e->loc[0];
+		if (!(e->loc[2].obj == PA_OBJ_SELF &&
+		    e->loc[2].addr == PA_BR_ONLY)) {
+			p->fs = &e->loc[1];
+			p->fe = &e->loc[2];
+		}
+		break;
+	case PA_F:
+	case PA_f:
+	case PA_r:
+		p->origin = e->type == PA_F ? PA_ORIG_INTERNAL :
+		    e->type == PA_f ? PA_ORIG_EXTERNAL : PA_ORIG_RETURN;
+		p->fs = &e->loc[0];
+		p->fe = &e->loc[1];
+		break;
+	default:
+		break;
+	}
 }
 
 void

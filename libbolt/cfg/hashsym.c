@@ -10,21 +10,19 @@
 
 #include "util.h"
 #include "boltbin.h"
-#include "cfg.h"
+#include "cfgint.h"
 #include "hashsym.h"
 
-const struct hash_arch *
-hash_arch_of(unsigned m)
+int
+hashsym_hashes(const struct cfgdis *d)
 {
-	static const struct hash_arch *const arches[] = {
-		&hash_arch_x86, &hash_arch_a64,
-	};
-	size_t i;
+	return d->arch->hash_strings != NULL;
+}
 
-	for (i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
-		if (arches[i]->machine == m)
-			return arches[i];
-	return NULL;
+uint64_t
+hashsym_strings(struct hashsym *hs, struct llvmbr_block *out)
+{
+	return hs->cd->arch->hash_strings(hs, out);
 }
 
 void
@@ -224,11 +222,57 @@ hashsym_is_code(const struct hashsym *hs, uint64_t a)
 	return s != NULL && (s->flags & SHF_EXECINSTR);
 }
 
+/* getJumpTableContainingAddress is over all of BOLT's jump tables, those
+ * of every function it disassembled (in relocation mode, all), not only
+ * the one being hashed: is v in another function's table?  Tables are
+ * named by code (the references of cd_read_crefs), and a table's entries
+ * end at the next table of the binary, so the nearest table at or below
+ * v is the only one that may hold it (a leaq of kSecret-125 in a gap
+ * before it, where another function's table lies, is hashed as nothing:
+ * issue 39, item 12) */
+static int
+other_table(struct hashsym *hs, uint64_t v)
+{
+	struct cfgdis *d = hs->cd;
+	const struct cfg *g;
+	const uint64_t *t;
+	size_t lo = 0, hi, m, k, n;
+	uint32_t nt, j;
+
+	if (!d->ft->has_relocs)
+		return 0;
+	if (!d->crefdone)
+		cd_read_crefs(d);
+	for (hi = d->ncref; lo < hi; ) {
+		m = lo + (hi - lo) / 2;
+		if (d->cref[m].addr <= v)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	for (k = lo, n = 0; k-- > 0 && n < 256; n++) {
+		const struct cref *c = &d->cref[k];
+
+		t = cd_func_tables(d, c->fi, &nt);
+		for (j = 0; j < nt && t[j] != c->addr; j++)
+			;
+		if (j == nt)
+			continue;
+		if ((g = cfgdis_peek(d, c->fi)) == NULL)
+			return 0;
+		for (j = 0; j < g->njts; j++)
+			if (g->jts[j].addr == c->addr)
+				return v - c->addr < g->jts[j].size;
+		return 0;
+	}
+	return 0;
+}
+
 void
-hashsym_value(const struct hashsym *hs, uint64_t v, int func,
+hashsym_value(struct hashsym *hs, uint64_t v, int func,
     struct llvmbr_sym *s)
 {
 	s->sym = 1;
-	s->hasval = !func && !hashsym_in_table(hs, v);
+	s->hasval = !func && !hashsym_in_table(hs, v) && !other_table(hs, v);
 	s->value = v;
 }

@@ -6,7 +6,6 @@
 #include <sys/stat.h>
 
 #include <dirent.h>
-#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -38,14 +37,15 @@ add_one(struct binlist *bl, char *path)
 	bl->path[bl->n++] = path;
 }
 
-static int
-namecmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+/* paths in a directory: distinct names */
+typedef char *pathname;
+#define SORT_NAME	sort_names
+#define SORT_TYPE	pathname
+#define SORT_LESS(a, b)	(strcmp(*(a), *(b)) < 0)
+#include "sort.h"
 
-void
-binlist_add(struct binlist *bl, const char *path)
+int
+binlist_add(struct binlist *bl, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	struct dirent *de;
@@ -54,19 +54,18 @@ binlist_add(struct binlist *bl, const char *path)
 	size_t first = bl->n;
 
 	if (stat(path, &st) == -1)
-		prog_open_error(path);
+		return failf(err, errlen, "%s: %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode)) {
 		add_one(bl, xstrdup(path));
-		return;
+		return 0;
 	}
 	bl->dirs = 1;
 	if ((d = opendir(path)) == NULL)
-		prog_open_error(path);
+		return failf(err, errlen, "%s: %s", path, strerror(errno));
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (asprintf(&p, "%s/%s", path, de->d_name) == -1)
-			err(1, NULL);
+		p = xasprintf("%s/%s", path, de->d_name);
 		if (stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
 		    binlist_is_elf(p))
 			add_one(bl, p);
@@ -75,9 +74,11 @@ binlist_add(struct binlist *bl, const char *path)
 	}
 	closedir(d);
 	if (bl->n == first)
-		errx(1, "%s: no ELF files in the directory", path);
+		return failf(err, errlen, "%s: no ELF files in the directory",
+		    path);
 	/* by name, whatever order readdir gives */
-	qsort(bl->path + first, bl->n - first, sizeof(*bl->path), namecmp);
+	sort_names(bl->path + first, bl->n - first);
+	return 0;
 }
 
 static const char *
@@ -90,26 +91,26 @@ base(const char *p)
 
 char *
 binlist_outpath(const struct binlist *bl, size_t i, const char *dir,
-    const char *ext)
+    const char *ext, char *err, size_t errlen)
 {
-	char *p;
 	size_t j;
 
 	for (j = 0; j < i; j++)
-		if (strcmp(base(bl->path[j]), base(bl->path[i])) == 0)
-			errx(1, "%s and %s: two binaries of one name, whose "
-			    "profiles would have one name", bl->path[j],
-			    bl->path[i]);
-	if (asprintf(&p, "%s/%s.%s", dir, base(bl->path[i]), ext) == -1)
-		err(1, NULL);
-	return p;
+		if (strcmp(base(bl->path[j]), base(bl->path[i])) == 0) {
+			failf(err, errlen, "%s and %s: two binaries of one "
+			    "name, whose profiles would have one name",
+			    bl->path[j], bl->path[i]);
+			return NULL;
+		}
+	return xasprintf("%s/%s.%s", dir, base(bl->path[i]), ext);
 }
 
-void
-binlist_mkdir(const char *dir)
+int
+binlist_mkdir(const char *dir, char *err, size_t errlen)
 {
 	if (mkdir(dir, 0777) == -1 && errno != EEXIST)
-		err(1, "%s", dir);
+		return failf(err, errlen, "%s: %s", dir, strerror(errno));
+	return 0;
 }
 
 void

@@ -73,11 +73,13 @@ struct pa_reader {
 	struct strtab	 events;	/* event names, by index */
 	uint32_t	 curev;		/* event of the last E line */
 	uint64_t	 nentries;
+	char		 err[200];	/* pa_next's message, on -1 */
 };
 /* start reading path ("-" or NULL: stdin); -1 with errno on failure */
 int	 pa_open(struct pa_reader *, const char *path);
-/* the next entry: 1, or 0 at the end of the input.  A bad line is fatal:
- * "tool: file:line: message", exit 1 */
+/* the next entry: 1, or 0 at the end of the input, or -1 on a bad line
+ * with the message in r->err (the tool then says "tool: file:line:
+ * message", as lineio's messages do) */
 int	 pa_next(struct pa_reader *, struct pa_entry *);
 /* the lines preagg writes, read without pa_parse_line's generality: a
  * type letter, bare hex locations, a count, a mispredict count, each
@@ -92,12 +94,59 @@ int	 pa_parse_fast(struct pa_reader *, const char *line, struct pa_entry *);
  * quoted safely) in err.  line is modified (fields are cut in place). */
 int	 pa_parse_line(struct pa_reader *, char *line, struct pa_entry *,
 	    char *err, size_t errlen);
+/* a location of the grammar above, s[0, len), into *l (build-ids
+ * interned in r): 0, or -1 if it is none; with nonconst, -1 for the
+ * constants -1, -2, -3 written as such */
+int	 pa_parse_loc(struct pa_reader *r, const char *s, size_t len,
+	    struct pa_loc *l, int nonconst);
 const char *pa_buildid(const struct pa_reader *, uint32_t obj);
 const char *pa_event(const struct pa_reader *, uint32_t ev);
 /* intern a build-id or an event name (for callers that make entries) */
 uint32_t pa_intern_buildid(struct pa_reader *, const char *, size_t);
 uint32_t pa_intern_event(struct pa_reader *, const char *, size_t);
 void	 pa_close(struct pa_reader *);	/* also frees the tables */
+
+/*
+ * BOLT's reading of one entry (DataAggregator: parsePreAggregatedLBRSample,
+ * then doBranch and doTrace): the taken branch it stands for and the
+ * fall-through after it, either of them absent.  The one place that
+ * knows which location is which and what the constants mean; what a
+ * tool makes of each part (BOLT's rules, Propeller's, llvm-profgen's) is
+ * its own.
+ *
+ *	B from to		the branch, no fall-through
+ *	T/R br start end	the branch br -> start (R: a return), unless
+ *				br is a constant; the fall-through start ->
+ *				end unless end is -1 (BR_ONLY)
+ *	F/f/r start end		the fall-through alone
+ *
+ * Where the flow came from, for the fall-through and for a T or R entry
+ * whose branch source is a constant (the control arrived at start from
+ * there): its origin.
+ */
+enum pa_origin {
+	PA_ORIG_BRANCH,		/* the entry's own branch (B, T, R): where
+				 * its source lies decides (Intern/Extern) */
+	PA_ORIG_INTERNAL,	/* F; T from -1 (FT_ONLY) */
+	PA_ORIG_EXTERNAL,	/* f; T from -2 (FT_EXTERNAL_ORIGIN) */
+	PA_ORIG_RETURN		/* r; T from -3 (FT_EXTERNAL_RETURN) */
+};
+struct pa_parts {
+	const struct pa_loc *from;	/* the branch's source, NULL if none
+					 * (or a constant: see origin) */
+	const struct pa_loc *to;	/* its target (T/R: start); NULL for
+					 * an F, f or r entry */
+	int		 ret;		/* R: the control arrived at to by a
+					 * return */
+	uint64_t	 mis;		/* its mispredictions (0 if none
+					 * given) */
+	const struct pa_loc *fs, *fe;	/* the fall-through, NULL if none */
+	enum pa_origin	 origin;
+};
+/* e's parts (e an S or E entry: none) */
+void	 pa_split(const struct pa_entry *e, struct pa_parts *p);
+/* is l one of the constants -1, -2, -3 */
+int	 pa_loc_const(const struct pa_loc *l);
 
 /* the writer: one entry as a line.  objname(obj) gives the text before
  * ':' for a build-id object (NULL: use the reader's table r).  E lines

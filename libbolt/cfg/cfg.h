@@ -159,6 +159,9 @@ struct cfgdis_stats {
 					 * table ends where their next entry
 					 * would still be read as one */
 };
+/* a += sign * b, field by field (sign 1 or -1) */
+void	 cfgdis_stats_add(struct cfgdis_stats *a, const struct cfgdis_stats *b,
+	    int sign);
 struct cfgdis *cfgdis_open(struct elfobj *, const struct functab *,
 	    char *err, size_t errlen);
 /* ask for the graph of function i: before cfgdis_prepare, name every
@@ -185,6 +188,10 @@ const struct cfg *cfgdis_get(struct cfgdis *, size_t i);
  * nothing is gathered and no graph built ahead. */
 void	 cfgdis_prepare_ahead(struct cfgdis *);
 const struct cfg *cfgdis_build_ahead(struct cfgdis *, size_t i);
+/* function i's graph for a look at it (another function's jump tables:
+ * hashsym.c), built if need be with its counts kept apart, as
+ * cfgdis_build_ahead's, until cfgdis_get takes it */
+const struct cfg *cfgdis_peek(struct cfgdis *, size_t i);
 /* cfgdis_prepare_ahead while a profile read from in ("-": the standard
  * input) is not there yet: in relocation mode, when in is a pipe or a
  * socket with nothing to read (the stage before is still at work: preagg

@@ -247,8 +247,8 @@ words(struct hashsym *hs, struct a64i **vp)
 	return n;
 }
 
-static uint64_t
-a64_strings(struct hashsym *hs, struct llvmbr_block *out)
+uint64_t
+hashsym_a64(struct hashsym *hs, struct llvmbr_block *out)
 {
 	const struct bfunc *f = hs->f;
 	const struct cfg *g = hs->g;
@@ -286,7 +286,3 @@ a64_strings(struct hashsym *hs, struct llvmbr_block *out)
 	return llvmbr_func_end(hs->br, hs->stdhash);
 }
 
-const struct hash_arch hash_arch_a64 = {
-	.machine = EM_AARCH64,
-	.strings = a64_strings,
-};

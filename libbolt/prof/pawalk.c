@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "pool.h"
 #include "boltbin.h"
 #include "pawalk.h"
 #include "cfg.h"
@@ -103,7 +104,7 @@ do_branch(struct pawalk *w, int kfrom, uint64_t from, int kto, uint64_t to,
 	}
 	if (!ours(w, ff))
 		return;
-	w->nbranches++;
+	w->n.branches++;
 	if (ff == NULL && tf == NULL)
 		return;
 	/* --bolted: batmap dropped the returns of the BOLTed binary, where
@@ -111,7 +112,7 @@ do_branch(struct pawalk *w, int kfrom, uint64_t from, int kto, uint64_t to,
 	 * cold block) translates to the input's return, and is kept */
 	if (ff != NULL && w->mode != PAWALK_BOLTED &&
 	    cfgdis_is_return(w->cd, from)) {
-		w->nreturns++;
+		w->n.returns++;
 		return;
 	}
 	fo = ff ? from - ff->addr : (kfrom ? from : 0);
@@ -143,13 +144,13 @@ do_trace(struct pawalk *w, uint64_t s, uint64_t e, int external,
 	}
 	if (!ours(w, a))
 		return;
-	w->ntraces++;
+	w->n.traces++;
 	if (a == NULL || z == NULL) {
-		w->noutrange++;
+		w->n.outrange++;
 		return;
 	}
 	if (a != z) {
-		w->ninvalid++;
+		w->n.invalid++;
 		return;
 	}
 	/* --bolted: batmap has cut the trace into the input's blocks */
@@ -159,12 +160,12 @@ do_trace(struct pawalk *w, uint64_t s, uint64_t e, int external,
 	}
 	g = cfgdis_get(w->cd, (size_t)(a - w->bin->ft.f));
 	if (!g->simple) {
-		w->nnonsimple++;
+		w->n.nonsimple++;
 		return;
 	}
 	if (pawalk_trace_blocks(g, s - a->addr, e - a->addr, external, &fb,
 	    &tb) == -1) {
-		w->ninvalid++;
+		w->n.invalid++;
 		return;
 	}
 	if (fb < tb)
@@ -228,8 +229,9 @@ form_dependent(const struct pawalk *w, const struct pa_entry *e)
 static void
 walk_entry(struct pawalk *w, const struct pa_entry *e)
 {
-	uint64_t a0 = 0, a1 = 0, a2 = 0;
-	int k0, k1, k2;
+	struct pa_parts p;
+	uint64_t a0 = 0, a1 = 0, s, t;
+	int k0 = 0, k1;
 
 	w->pos = 2 * w->nwalked++;
 	switch (e->type) {
@@ -243,9 +245,9 @@ walk_entry(struct pawalk *w, const struct pa_entry *e)
 			f = functab_find(&w->bin->ft, a0);
 		if (!ours(w, f))
 			return;
-		w->nsamples++;
+		w->n.samples++;
 		if (f == NULL) {
-			w->nsampout++;
+			w->n.sampout++;
 			return;
 		}
 		if (w->marking)
@@ -257,63 +259,36 @@ walk_entry(struct pawalk *w, const struct pa_entry *e)
 	default:
 		break;
 	}
-	k0 = e->nloc > 0 && loc_addr(w, &e->loc[0], &a0);
-	k1 = e->nloc > 1 && loc_addr(w, &e->loc[1], &a1);
-	k2 = e->nloc > 2 && loc_addr(w, &e->loc[2], &a2);
-	switch (e->type) {
-	case PA_B:
-		if (LEGACY(w)) {
+	pa_split(e, &p);
+	if (p.from != NULL) {
+		k0 = loc_addr(w, p.from, &a0);
+		k1 = loc_addr(w, p.to, &a1);
+		if (e->type == PA_B && LEGACY(w))
 			/* perf2bolt-19 --pa: an end outside every function
 			 * written with its address */
-			do_branch(w, k0, a0, k1, a1, e->count, e->mis);
-			break;
-		}
-		/* the current form: B is T's branch alone, an end outside
-		 * every function 0, as perf2bolt-19 -p writes it */
-		/* FALLTHROUGH */
-	case PA_T:
-	case PA_R: {
-		uint64_t br = e->loc[0].addr;
-		int special = e->type != PA_B &&
-		    e->loc[0].obj == PA_OBJ_SELF &&
-		    (br == PA_BR_ONLY || br == PA_FT_EXTERNAL_ORIGIN ||
-		    br == PA_FT_EXTERNAL_RETURN);
-		int bronly = e->type == PA_B || (e->loc[2].obj == PA_OBJ_SELF &&
-		    e->loc[2].addr == PA_BR_ONLY);
-
-		if (!special && !(e->type == PA_R && k0 && br == 0)) {
-			/* the branch; an end outside every function is 0,
-			 * as perf2bolt -p writes it */
+			do_branch(w, k0, a0, k1, a1, e->count, p.mis);
+		else if (!(p.ret && k0 && p.from->addr == 0)) {
+			/* an end outside every function is 0, as perf2bolt
+			 * -p writes it; a return from 0 is none */
 			const struct bfunc *ff = k0 ?
 			    functab_find(&w->bin->ft, a0) : NULL;
 			const struct bfunc *tf = k1 ?
 			    functab_find(&w->bin->ft, a1) : NULL;
 
 			do_branch(w, ff != NULL, ff ? a0 : 0, tf != NULL,
-			    tf ? a1 : 0, e->count, e->has_mis ? e->mis : 0);
+			    tf ? a1 : 0, e->count, p.mis);
 		}
-		if (bronly || !k1 || !k2)
-			break;
-		if (special)
-			trace(w, 0, 0, br != PA_BR_ONLY, a1, a2, e->count);
-		else if (e->type == PA_R && br == 0)
-			trace(w, 0, 0, 1, a1, a2, e->count);
-		else
-			trace(w, k0, a0, -1, a1, a2, e->count);
-		break;
 	}
-	case PA_F:
-		if (k0 && k1)
-			trace(w, 0, 0, 0, a0, a1, e->count);
-		break;
-	case PA_f:
-	case PA_r:
-		if (k0 && k1)
-			trace(w, 0, 0, 1, a0, a1, e->count);
-		break;
-	default:
-		break;
-	}
+	if (p.fs == NULL || !loc_addr(w, p.fs, &s) ||
+	    !loc_addr(w, p.fe, &t))
+		return;
+	if (p.origin == PA_ORIG_INTERNAL)
+		trace(w, 0, 0, 0, s, t, e->count);
+	else if (p.origin != PA_ORIG_BRANCH ||
+	    (p.ret && p.from->addr == 0))
+		trace(w, 0, 0, 1, s, t, e->count);
+	else
+		trace(w, k0, a0, -1, s, t, e->count);
 }
 
 void
@@ -361,18 +336,20 @@ pawalk_end(struct pawalk *w)
 
 /* with several binaries, a bare address names none of them: the stream
  * must carry build-id locations (preagg with several -b writes them) */
-static void
-check_located(const struct pa_reader *r, const struct pa_entry *e)
+static int
+check_located(struct pa_reader *r, const struct pa_entry *e)
 {
 	int k;
 
 	for (k = 0; k < e->nloc; k++)
 		if (e->loc[k].obj == PA_OBJ_SELF &&
 		    e->loc[k].addr < PA_FT_EXTERNAL_RETURN)
-			lr_errx(&r->lr, "a bare address (%llx) with several "
-			    "binaries: expected build-id locations "
-			    "(buildid:address, as preagg with several -b "
-			    "writes them)", (unsigned long long)e->loc[k].addr);
+			return failf(r->err, sizeof(r->err), "a bare address "
+			    "(%llx) with several binaries: expected build-id "
+			    "locations (buildid:address, as preagg with "
+			    "several -b writes them)",
+			    (unsigned long long)e->loc[k].addr);
+	return 0;
 }
 
 /*
@@ -543,18 +520,20 @@ release(struct pawalk *w, const struct donelist *dl, size_t i)
 }
 
 /* the entries of v read first, checked (a bare address with several
- * binaries) */
-static void
+ * binaries): 0, or -1 with the message in r->err (on r's line) */
+static int
 read_all(struct pkstore *v, size_t nw, struct pa_reader *r)
 {
 	struct pa_entry e;
+	int k;
 
 	memset(v, 0, sizeof(*v));
-	while (pa_next(r, &e)) {
-		if (nw > 1)
-			check_located(r, &e);
+	while ((k = pa_next(r, &e)) == 1) {
+		if (nw > 1 && check_located(r, &e) == -1)
+			return -1;
 		pk_put(v, &e);
 	}
+	return k;
 }
 
 /* each entry of v to every binary's walker, each keeping what is in its
@@ -619,164 +598,127 @@ built(const struct cfgdis_stats *s)
 	return s->simple + s->nonsimple + s->ignored;
 }
 
-/* a worker's end: its counts, then what its writer collected, for
- * each walker; exit 0 only if all of it was written */
-static noreturn void
-worker_put(struct pawalk *const *ws, size_t nw, int fd,
-    const struct cfgdis_stats *base)
+/* the walk split among processes (pawalk_run_par, through pool_run):
+ * the entries v read and marked, own[j] each walker's shares */
+struct split {
+	struct pawalk *const *ws;
+	size_t		 nw;
+	const struct pkstore *v;
+	const struct donelist *dl;
+	uint8_t		**own;
+	struct cfgdis_stats *base;	/* each walker's graphs at the fork */
+	uint64_t	*u;		/* the undecodable functions a
+					 * worker's first graph counted, */
+	int		*gotg;		/* if it built one (run_split) */
+};
+
+/* process k's share */
+static void
+split_work(void *arg, int k)
 {
-	FILE *fp = fdopen(fd, "w");
+	struct split *sp = arg;
 	size_t j;
 
-	if (fp == NULL)
-		_exit(1);
+	for (j = 0; j < sp->nw; j++)
+		sp->ws[j]->me = (uint8_t)k;
+	walk_all(sp->ws, sp->nw, sp->v, sp->dl);
+}
+
+/* only n processes started: the parent walks the shares of those it
+ * could not start, and the output is the same */
+static void
+split_started(void *arg, int n)
+{
+	struct split *sp = arg;
+	size_t i, j;
+
+	for (j = 0; j < sp->nw; j++)
+		for (i = 0; i <= sp->ws[j]->bin->ft.n; i++)
+			if (sp->own[j][i] >= n)
+				sp->own[j][i] = 0;
+}
+
+/* a worker's end: its counts, the graphs it built (those from before
+ * the fork are the parent's), then what its writer collected, for each
+ * walker */
+static int
+split_put(void *arg, int k, FILE *fp)
+{
+	struct split *sp = arg;
+	size_t j;
+
+	(void)k;
 	/* a graph that could not be made as BOLT makes it (cfgdis_error):
-	 * the parent fails with the worker */
-	for (j = 0; j < nw; j++)
-		if (cfgdis_error(ws[j]->cd) != NULL) {
+	 * the worker fails, and the parent with it */
+	for (j = 0; j < sp->nw; j++)
+		if (cfgdis_error(sp->ws[j]->cd) != NULL) {
 			fprintf(stderr, "%s: %s\n", progname,
-			    cfgdis_error(ws[j]->cd));
-			_exit(1);
+			    cfgdis_error(sp->ws[j]->cd));
+			return -1;
 		}
-	for (j = 0; j < nw; j++) {
-		struct pawalk *w = ws[j];
-		uint64_t c[8] = { w->nsamples, w->nsampout, w->nbranches,
-		    w->nreturns, w->ntraces, w->ninvalid, w->noutrange,
-		    w->nnonsimple };
+	for (j = 0; j < sp->nw; j++) {
+		struct pawalk *w = sp->ws[j];
 		struct cfgdis_stats st = *cfgdis_stats(w->cd);
 
-		/* the graphs built here: the counts from before the fork
-		 * are the parent's */
-		st.simple -= base[j].simple;
-		st.nonsimple -= base[j].nonsimple;
-		st.ignored -= base[j].ignored;
-		st.undecodable -= base[j].undecodable;
-		st.jtcut -= base[j].jtcut;
-		fwrite(c, sizeof(c), 1, fp);
-		fwrite(&st, sizeof(st), 1, fp);
+		cfgdis_stats_add(&st, &sp->base[j], -1);
+		if (fwrite(&w->n, sizeof(w->n), 1, fp) != 1 ||
+		    fwrite(&st, sizeof(st), 1, fp) != 1)
+			return -1;
 		w->ops->put(w->arg, fp);
 	}
-	_exit(fflush(fp) == EOF || ferror(fp) || fclose(fp) == EOF);
+	return 0;
 }
 
-/* the parent: worker k's counts and writers' collections, added to
- * its own; if it built a graph of walker j, its count of undecodable
- * functions in u[j] (see run_split); 0, or -1 if they did not all
- * come */
+/* the parent: worker k's counts and writers' collections, added to its
+ * own; if it built a graph of walker j, its count of undecodable
+ * functions in u[j] (see run_split) */
 static int
-worker_get(struct pawalk *const *ws, size_t nw, int fd, uint64_t *u,
-    int *got)
+split_get(void *arg, int k, FILE *fp)
 {
-	FILE *fp = fdopen(fd, "r");
+	struct split *sp = arg;
 	size_t j;
-	int ok = fp != NULL;
 
-	for (j = 0; ok && j < nw; j++) {
-		struct pawalk *w = ws[j];
-		uint64_t c[8];
+	(void)k;
+	for (j = 0; j < sp->nw; j++) {
+		struct pawalk *w = sp->ws[j];
+		struct pawalk_counts n;
 		struct cfgdis_stats st;
 
-		if (fread(c, sizeof(c), 1, fp) != 1 ||
-		    fread(&st, sizeof(st), 1, fp) != 1) {
-			ok = 0;
-			break;
-		}
-		w->nsamples += c[0];
-		w->nsampout += c[1];
-		w->nbranches += c[2];
-		w->nreturns += c[3];
-		w->ntraces += c[4];
-		w->ninvalid += c[5];
-		w->noutrange += c[6];
-		w->nnonsimple += c[7];
-		w->wstats.simple += st.simple;
-		w->wstats.nonsimple += st.nonsimple;
-		w->wstats.ignored += st.ignored;
-		w->wstats.jtcut += st.jtcut;
+		if (fread(&n, sizeof(n), 1, fp) != 1 ||
+		    fread(&st, sizeof(st), 1, fp) != 1)
+			return -1;
+		pawalk_counts_add(&w->n, &n);
 		if (built(&st) > 0) {
-			got[j] = 1;
-			u[j] = st.undecodable;
+			sp->gotg[j] = 1;
+			sp->u[j] = st.undecodable;
 		}
-		ok = w->ops->get(w->arg, fp) == 0;
-	}
-	/* nothing may follow */
-	if (ok && getc(fp) != EOF)
-		ok = 0;
-	if (fp != NULL)
-		fclose(fp);
-	else
-		close(fd);
-	return ok ? 0 : -1;
-}
-
-/* worker k (pid) ended: an error unless it exited 0 having sent all */
-static void
-worker_wait(pid_t pid, int k, int jobs, int got)
-{
-	int st;
-
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR)
-			err(1, "worker %d of %d (pid %ld)", k, jobs - 1,
-			    (long)pid);
-	if (WIFSIGNALED(st))
-		errx(1, "worker %d of %d (pid %ld) was killed by signal %d "
-		    "(%s): no output", k, jobs - 1, (long)pid, WTERMSIG(st),
-		    strsignal(WTERMSIG(st)));
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		errx(1, "worker %d of %d (pid %ld) failed (exit status %d): "
-		    "no output", k, jobs - 1, (long)pid,
-		    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-	if (got == -1)
-		errx(1, "worker %d of %d (pid %ld): its results did not all "
-		    "come: no output", k, jobs - 1, (long)pid);
-}
-
-/* a test's failing worker: PAWALK_TEST_FAIL=k:kill (killed by a
- * signal), k:exit (exit status 3) or k:short (half its results, then
- * exit 0), worker k once its share is walked (fd: its pipe); k:nofork,
- * worker k cannot be started (fd -1: whether it is that one) */
-static int
-test_fail(int k, int fd)
-{
-	const char *s = getenv("PAWALK_TEST_FAIL");
-	char *end;
-	long n;
-
-	if (s == NULL || (n = strtol(s, &end, 10)) != k || *end != ':')
-		return 0;
-	if (fd == -1)
-		return strcmp(end + 1, "nofork") == 0;
-	if (strcmp(end + 1, "kill") == 0)
-		raise(SIGKILL);
-	if (strcmp(end + 1, "exit") == 0)
-		_exit(3);
-	if (strcmp(end + 1, "short") == 0) {
-		uint64_t c[8] = { 0 };
-
-		if (write(fd, c, sizeof(c) / 2) == -1)
-			_exit(1);
-		_exit(0);
+		st.undecodable = 0;	/* counted once: run_split */
+		cfgdis_stats_add(&w->wstats, &st, 1);
+		if (w->ops->get(w->arg, fp) == -1)
+			return -1;
 	}
 	return 0;
 }
 
 /* the walk split among jobs processes (pawalk_run_par), the entries v
  * read and marked, own[j] each walker's shares, code[j] the code of the
- * functions it touches */
-static void
+ * functions it touches: 0, or -1 with the message in err */
+static int
 run_split(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
     const struct donelist *dl, uint8_t **own, const uint64_t *code,
-    int jobs)
+    int jobs, char *err, size_t errlen)
 {
-	pid_t pid[PAWALK_MAXJOBS];
-	int fd[PAWALK_MAXJOBS], p[2], k, got;
+	static const struct pool_ops ops = {
+		split_work, split_started, split_put, split_get
+	};
 	struct cfgdis_stats *pre = xcalloc(nw + 1, sizeof(*pre));
-	struct cfgdis_stats *base = xcalloc(nw + 1, sizeof(*base));
-	uint64_t *u = xcalloc(nw + 1, sizeof(*u));
-	int *gotg = xcalloc(nw + 1, sizeof(*gotg));
-	size_t i, j;
+	struct split sp = { ws, nw, v, dl, own, NULL, NULL, NULL };
+	size_t j;
+	int rc;
 
+	sp.base = xcalloc(nw + 1, sizeof(*sp.base));
+	sp.u = xcalloc(nw + 1, sizeof(*sp.u));
+	sp.gotg = xcalloc(nw + 1, sizeof(*sp.gotg));
 	/* what the graphs take from the rest of the binary, once, before
 	 * the fork: the workers share it.  Not for a binary the profile
 	 * does not touch, which would gather it all. */
@@ -784,60 +726,18 @@ run_split(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
 		pre[j] = *cfgdis_stats(ws[j]->cd);
 		if (code[j] > 0)
 			cfgdis_prepare(ws[j]->cd);
-		base[j] = *cfgdis_stats(ws[j]->cd);
+		sp.base[j] = *cfgdis_stats(ws[j]->cd);
 		ws[j]->own = own[j];
 		ws[j]->split = 1;
 	}
-	/* nothing buffered twice */
-	fflush(stdout);
-	fflush(stderr);
-	for (k = 1; k < jobs; k++) {
-		if (pipe(p) == -1)
-			break;
-		if (test_fail(k, -1) || (pid[k] = fork()) == -1) {
-			close(p[0]);
-			close(p[1]);
-			break;
-		}
-		if (pid[k] == 0) {
-			int m;
-
-			close(p[0]);
-			for (m = 1; m < k; m++)
-				close(fd[m]);
-			for (j = 0; j < nw; j++)
-				ws[j]->me = (uint8_t)k;
-			walk_all(ws, nw, v, dl);
-			(void)test_fail(k, p[1]);
-			worker_put(ws, nw, p[1], base);
-		}
-		close(p[1]);
-		fd[k] = p[0];
-	}
-	if (k < jobs) {
-		/* no more processes (a limit on them, memory): the parent
-		 * walks the shares of those it could not start, and the
-		 * output is the same */
-		for (j = 0; j < nw; j++)
-			for (i = 0; i <= ws[j]->bin->ft.n; i++)
-				if (own[j][i] >= k)
-					own[j][i] = 0;
-		jobs = k;
-	}
-	for (j = 0; j < nw; j++)
-		ws[j]->me = 0;
-	walk_all(ws, nw, v, dl);
-	for (k = 1; k < jobs; k++) {
-		got = worker_get(ws, nw, fd[k], u, gotg);
-		worker_wait(pid[k], k, jobs, got);
-	}
+	rc = pool_run(jobs, &ops, &sp, err, errlen);
 	for (j = 0; j < nw; j++) {
 		struct pawalk *w = ws[j];
 		const struct cfgdis_stats *now = cfgdis_stats(w->cd);
 
-		if (built(now) != built(&base[j])) {
-			gotg[j] = 1;
-			u[j] = now->undecodable - base[j].undecodable;
+		if (built(now) != built(&sp.base[j])) {
+			sp.gotg[j] = 1;
+			sp.u[j] = now->undecodable - sp.base[j].undecodable;
 		}
 		/*
 		 * One process counts the functions it cannot decode when it
@@ -848,21 +748,22 @@ run_split(struct pawalk *const *ws, size_t nw, const struct pkstore *v,
 		 * functions asked for being the same), count once, and only
 		 * if some process got a graph.
 		 */
-		w->wstats.undecodable = (gotg[j] ? base[j].undecodable -
-		    pre[j].undecodable + u[j] : 0) -
+		w->wstats.undecodable = (sp.gotg[j] ? sp.base[j].undecodable -
+		    pre[j].undecodable + sp.u[j] : 0) -
 		    (now->undecodable - pre[j].undecodable);
 		w->own = NULL;
 		w->split = 0;
 	}
 	free(pre);
-	free(base);
-	free(u);
-	free(gotg);
+	free(sp.base);
+	free(sp.u);
+	free(sp.gotg);
+	return rc == -1 ? -1 : 0;
 }
 
 int
 pawalk_run_par(struct pawalk *const *ws, size_t nw, struct pa_reader *r,
-    int jobs)
+    int jobs, char *err, size_t errlen)
 {
 	struct pkstore v;
 	struct donelist *dl;
@@ -875,7 +776,11 @@ pawalk_run_par(struct pawalk *const *ws, size_t nw, struct pa_reader *r,
 		par &= ws[j]->ops->put != NULL && ws[j]->ops->get != NULL;
 	/* the entries are read first (checked as they are read), so that
 	 * each binary's code is read for what the profile touches */
-	read_all(&v, nw, r);
+	if (read_all(&v, nw, r) == -1) {
+		pk_free(&v);
+		return failf(err, errlen, "%s:%llu: %s", r->lr.name,
+		    (unsigned long long)r->lr.lineno, r->err);
+	}
 	dl = xcalloc(nw + 1, sizeof(*dl));
 	marked = xcalloc(nw + 1, sizeof(*marked));
 	own = xcalloc(nw + 1, sizeof(*own));
@@ -902,7 +807,9 @@ pawalk_run_par(struct pawalk *const *ws, size_t nw, struct pa_reader *r,
 	if (jobs > 1) {
 		for (j = 0; j < nw; j++)
 			own[j] = share(ws[j], marked[j], jobs);
-		run_split(ws, nw, &v, dl, own, wcode, jobs);
+		if (run_split(ws, nw, &v, dl, own, wcode, jobs, err,
+		    errlen) == -1)
+			jobs = -1;
 		for (j = 0; j < nw; j++)
 			free(own[j]);
 	} else
@@ -920,28 +827,37 @@ pawalk_run_par(struct pawalk *const *ws, size_t nw, struct pa_reader *r,
 	return jobs;
 }
 
-void
-pawalk_run_many(struct pawalk *const *ws, size_t nw, struct pa_reader *r)
+int
+pawalk_run_many(struct pawalk *const *ws, size_t nw, struct pa_reader *r,
+    char *err, size_t errlen)
 {
-	pawalk_run_par(ws, nw, r, 1);
+	return pawalk_run_par(ws, nw, r, 1, err, errlen) == -1 ? -1 : 0;
+}
+
+int
+pawalk_run(struct pawalk *w, char *err, size_t errlen)
+{
+	return pawalk_run_many(&w, 1, w->r, err, errlen);
 }
 
 void
-pawalk_run(struct pawalk *w)
+pawalk_counts_add(struct pawalk_counts *a, const struct pawalk_counts *b)
 {
-	pawalk_run_many(&w, 1, w->r);
+	a->samples += b->samples;
+	a->sampout += b->sampout;
+	a->branches += b->branches;
+	a->returns += b->returns;
+	a->traces += b->traces;
+	a->invalid += b->invalid;
+	a->outrange += b->outrange;
+	a->nonsimple += b->nonsimple;
 }
 
 void
 pawalk_stats(const struct pawalk *w, struct cfgdis_stats *st)
 {
-	const struct cfgdis_stats *s = cfgdis_stats(w->cd);
-
-	st->simple = s->simple + w->wstats.simple;
-	st->nonsimple = s->nonsimple + w->wstats.nonsimple;
-	st->ignored = s->ignored + w->wstats.ignored;
-	st->undecodable = s->undecodable + w->wstats.undecodable;
-	st->jtcut = s->jtcut + w->wstats.jtcut;
+	*st = *cfgdis_stats(w->cd);
+	cfgdis_stats_add(st, &w->wstats, 1);
 }
 
 void

@@ -81,6 +81,16 @@ enum pawalk_mode {
 				 * --bolted) */
 };
 
+/* what a walk saw of the parts it walked, for -v (summed over the
+ * processes of a split walk) */
+struct pawalk_counts {
+	uint64_t	samples, sampout;	/* S; outside every function */
+	uint64_t	branches, returns;	/* doBranch's; from a return */
+	uint64_t	traces, invalid, outrange, nonsimple;	/* doTrace's */
+};
+void	 pawalk_counts_add(struct pawalk_counts *,
+	    const struct pawalk_counts *);
+
 struct pawalk {
 	const struct boltbin *bin;
 	struct cfgdis	*cd;
@@ -93,9 +103,8 @@ struct pawalk {
 					 * too (fdata; the YAML writer takes
 					 * it for a recursive call) */
 	/* what was seen, for -v */
-	uint64_t	 nentries, nsamples, nsampout;
-	uint64_t	 nbranches, nreturns, ntraces, ninvalid, noutrange,
-			 nnonsimple;
+	uint64_t	 nentries;
+	struct pawalk_counts n;
 	int		 lbr;		/* an entry with a branch was seen */
 	const char	**events;	/* E entries' names, each once, in
 					 * order */
@@ -138,8 +147,9 @@ struct pawalk {
 	struct cfgdis_stats wstats;	/* the workers' graphs */
 };
 
-/* every entry of w->r, then pawalk_end: pawalk_run_many of one */
-void	 pawalk_run(struct pawalk *);
+/* every entry of w->r, then pawalk_end: pawalk_run_many of one; 0, or
+ * -1 with the message in err ("file:line: message" for a bad entry) */
+int	 pawalk_run(struct pawalk *, char *err, size_t errlen);
 /* one pass over r for several walkers (one per binary): each entry to
  * every walker, each keeping what is in its binary, then pawalk_end on
  * each; with more than one, a bare address is an error on its line.
@@ -147,7 +157,8 @@ void	 pawalk_run(struct pawalk *);
  * walker's cd (cfgdis_need), so that each binary's code is read for what
  * the profile touches; memory: the entries (distinct, as preagg writes
  * them) */
-void	 pawalk_run_many(struct pawalk *const *, size_t, struct pa_reader *);
+int	 pawalk_run_many(struct pawalk *const *, size_t, struct pa_reader *,
+	    char *err, size_t errlen);
 /* pawalk_run_many in jobs processes (0: as many as the CPUs this one
  * may run on, up to PAWALK_MAXJOBS, when the profile needs graphs of
  * PAWALK_PARCODE bytes of code or more; 1: in this process), when the
@@ -155,12 +166,13 @@ void	 pawalk_run_many(struct pawalk *const *, size_t, struct pa_reader *);
  * functions they need gathered, the parent forks jobs - 1 workers
  * and walks a share itself; each process owns functions of about the
  * same size of code (in address order) and builds their graphs.  The
- * output is that of one process, whatever the jobs; a worker that fails
- * is an error (no output).  Returns the number of processes used */
+ * output is that of one process, whatever the jobs (libutil's pool);
+ * a worker that fails is an error (no output).  Returns the number of
+ * processes used, or -1 with the message in err */
 #define PAWALK_MAXJOBS	4
 #define PAWALK_PARCODE	((uint64_t)4 << 20)
 int	 pawalk_run_par(struct pawalk *const *, size_t, struct pa_reader *,
-	    int jobs);
+	    int jobs, char *err, size_t errlen);
 /* the counts of the graphs built in the walk, this process's and its
  * workers' (cfgdis_stats with the workers') */
 void	 pawalk_stats(const struct pawalk *, struct cfgdis_stats *);

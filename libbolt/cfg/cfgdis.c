@@ -935,40 +935,64 @@ cfgdis_get(struct cfgdis *d, size_t fi)
 		const struct cfgdis_stats *a = &d->ahead[fi];
 
 		d->isahead[fi] = 0;
-		d->stats.simple += a->simple;
-		d->stats.nonsimple += a->nonsimple;
-		d->stats.ignored += a->ignored;
-		d->stats.undecodable += a->undecodable;
-		d->stats.jtcut += a->jtcut;
+		cfgdis_stats_add(&d->stats, a, 1);
 	}
 	return d->g[fi];
 }
 
-const struct cfg *
-cfgdis_build_ahead(struct cfgdis *d, size_t fi)
+void
+cfgdis_stats_add(struct cfgdis_stats *a, const struct cfgdis_stats *b,
+    int sign)
+{
+	uint64_t m = sign < 0 ? UINT64_MAX : 1;	/* -1, modulo 2^64 */
+
+	a->simple += m * b->simple;
+	a->nonsimple += m * b->nonsimple;
+	a->ignored += m * b->ignored;
+	a->undecodable += m * b->undecodable;
+	a->jtcut += m * b->jtcut;
+}
+
+/* function fi's graph built, its counts (and with with_facts those of
+ * gathering its facts) kept apart until cfgdis_get takes it: the stats
+ * say what was got */
+static const struct cfg *
+build_apart(struct cfgdis *d, size_t fi, int with_facts)
 {
 	struct cfgdis_stats st;
 
-	if (fi >= d->ft->n || d->undec == NULL)
-		return NULL;
 	if (d->g[fi] != NULL)
 		return d->g[fi];
 	if (d->ahead == NULL) {
 		d->ahead = xcalloc(d->ft->n + 1, sizeof(*d->ahead));
 		d->isahead = xcalloc(d->ft->n + 1, sizeof(*d->isahead));
 	}
-	/* the graph's counts kept apart: the stats say what was got */
 	st = d->stats;
+	if (with_facts)
+		ensure(d, fi);
 	d->g[fi] = cd_build(d, fi);
-	d->ahead[fi].simple = d->stats.simple - st.simple;
-	d->ahead[fi].nonsimple = d->stats.nonsimple - st.nonsimple;
-	d->ahead[fi].ignored = d->stats.ignored - st.ignored;
-	d->ahead[fi].undecodable = d->stats.undecodable - st.undecodable;
-	d->ahead[fi].jtcut = d->stats.jtcut - st.jtcut;
+	d->ahead[fi] = d->stats;
+	cfgdis_stats_add(&d->ahead[fi], &st, -1);
 	d->isahead[fi] = 1;
 	d->stats = st;
 	cd_code_read(d, d->ft->f[fi].size);
 	return d->g[fi];
+}
+
+const struct cfg *
+cfgdis_build_ahead(struct cfgdis *d, size_t fi)
+{
+	if (fi >= d->ft->n || d->undec == NULL)
+		return NULL;
+	return build_apart(d, fi, 0);
+}
+
+const struct cfg *
+cfgdis_peek(struct cfgdis *d, size_t fi)
+{
+	if (fi >= d->ft->n)
+		return NULL;
+	return build_apart(d, fi, 1);
 }
 
 /* the jump tables BOLT creates while it disassembles function fi, in

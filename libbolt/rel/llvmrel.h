@@ -27,7 +27,7 @@ enum llvm_rel {
  * The release arg names ("19", "22"), or when arg is NULL the one
  * PROFPIPE_LLVM names, or LLVMREL_DEFAULT when it is unset or empty.
  * 0 with *rel set; -1 with a message in err (a usage error for the
- * tool: exit 2).
+ * tool).
  */
 int	 llvmrel_get(const char *arg, enum llvm_rel *rel, char *err,
 	    size_t errlen);

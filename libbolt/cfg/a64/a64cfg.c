@@ -54,6 +54,7 @@
 #include <string.h>
 
 #include "cfgint.h"
+#include "hashsym.h"
 #include "a64dec.h"
 #include "a64rel.h"
 #include "llvmbr.h"
@@ -519,6 +520,7 @@ a64_close(struct cfgdis *d)
 const struct cfg_arch cfg_arch_aarch64 = {
 	.name = "AArch64",
 	.decoder = "LLVM %s",
+	.hash_strings = hashsym_a64,
 	.machine = EM_AARCH64,
 	.open = a64_open,
 	.close = a64_close,
