@@ -5,7 +5,7 @@
 
 load common
 
-TOOLS="perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite profpipe-perf2bolt afdowrite"
+TOOLS="perfdecode preagg prfraw2idx bbmap batmap fdatawrite yamlwrite profpipe-perf2bolt afdowrite heatmap"
 
 setup() {
 	setup_tmp

@@ -153,6 +153,8 @@ do_trace(struct pawalk *w, uint64_t s, uint64_t e, int external,
 		w->n.invalid++;
 		return;
 	}
+	if (w->ops->trace != NULL)
+		w->ops->trace(w->arg, a, s, e, count);
 	/* --bolted: batmap has cut the trace into the input's blocks */
 	if (w->mode == PAWALK_BOLTED) {
 		w->ops->fallthrough(w->arg, a, s - a->addr, e - a->addr, count);

@@ -48,6 +48,11 @@ struct pawalk_ops {
 	 * given */
 	void	(*fallthrough)(void *arg, const struct bfunc *f, uint64_t fs,
 		    uint64_t fe, uint64_t count);
+	/* optional: doTrace's fall-through from address s to address e,
+	 * both in f, before its graph is asked (the executed bytes
+	 * perf2bolt's --show-density counts, e - s, in any function) */
+	void	(*trace)(void *arg, const struct bfunc *f, uint64_t s,
+		    uint64_t e, uint64_t count);
 	/* a basic sample at offset off of f */
 	void	(*sample)(void *arg, const struct bfunc *f, uint64_t off,
 		    uint64_t count);

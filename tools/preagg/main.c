@@ -22,6 +22,7 @@ const char *memfile;
 int fmt21;		/* --llvm=21: the form LLVM 21 and 22 read */
 int basic_only;		/* --basic: every sample an S at its ip */
 int branches_only;	/* --branches: no S for samples without stack */
+int hflag;		/* --heatmap: what llvm-bolt-heatmap counts */
 int ignore_bid;		/* --ignore-build-id: binaries matched by name */
 uint64_t nsamples, nused, nnolbr, nbranches, nkernel;
 int64_t *pids;		/* --pid: only these (events.c) */
@@ -50,6 +51,10 @@ static const struct prog_opt opts[] = {
 	    "stacks ignored (perf2bolt -nl)" },
 	{ "branches", no_argument, 'T', NULL,
 	    "no S entries for samples without branch stack" },
+	{ "heatmap", no_argument, 'H', NULL,
+	    "what llvm-bolt-heatmap counts (for heatmap): the ends\n"
+	    "of each branch stack as S entries, addresses in the\n"
+	    "binary outside its functions kept" },
 	{ "buildid-locations", no_argument, 'B', NULL,
 	    "write buildid:offset locations" },
 	{ "ignore-build-id", no_argument, 'I', NULL,
@@ -188,6 +193,9 @@ parse_args(int argc, char *argv[], const char **ofile, int *nthreads)
 		case 'T':
 			branches_only = 1;
 			break;
+		case 'H':
+			hflag = 1;
+			break;
 		case 'I':
 			ignore_bid = 1;
 			break;
@@ -237,6 +245,14 @@ check_args(const char *ofile, int nthreads)
 	if (kflag && lflag)
 		prog_usage_error("--kernel-lbr is for the current form "
 		    "(afdowrite): not with --legacy");
+	if (hflag && (lflag || mflag || kflag))
+		prog_usage_error("--heatmap writes S entries of LLVM 21 on, "
+		    "as llvm-bolt-heatmap reads the recording: not with "
+		    "--legacy, --merge or --kernel-lbr");
+	/* llvm-bolt-heatmap without --basic-events reads branch stacks
+	 * only */
+	if (hflag && !basic_only)
+		branches_only = 1;
 	if (!mflag && nbins == 0)
 		prog_usage_error("no --binary given");
 }

@@ -166,6 +166,16 @@ badbranch:
 		}
 		return -1;
 	}
+	/* --heatmap: the ends of the stack no fall-through covers, the
+	 * newest entry's target and the oldest one's source, as S entries
+	 * without an event (llvm-bolt-heatmap's parseLBRSample counts them
+	 * as basic samples, before the Skylake workaround drops entries) */
+	if (hflag && n > 0) {
+		raw_count(&ps->t, ps->br[0].to, PA_NO_EVENT, 0,
+		    j->ctx << 4 | RAW_S);
+		raw_count(&ps->t, ps->br[n - 1].from, PA_NO_EVENT, 0,
+		    j->ctx << 4 | RAW_S);
+	}
 	/* perf2bolt's Skylake workaround (DataAggregator::parseBranchEvents,
 	 * for a binary with BAT on x86): once a stack of exactly 32 entries
 	 * was seen, the two newest entries of every stack are dropped, that

@@ -91,7 +91,7 @@ extern struct binary bins[MAXBIN];
 extern int nbins;
 extern int kflag, lflag, mflag, qflag, vflag, buildid_locs;
 extern const char *memfile;	/* -M: the memory samples' stream */
-extern int fmt21, basic_only, branches_only, ignore_bid;
+extern int fmt21, basic_only, branches_only, ignore_bid, hflag;
 extern uint64_t nsamples, nused, nnolbr, nbranches, nkernel;
 
 /* main.c: the binaries' functions, loaded by a thread of their own */

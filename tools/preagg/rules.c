@@ -81,6 +81,14 @@ func_of(const struct binary *b, uint64_t a)
 	return (size_t)i + 1;
 }
 
+/* --heatmap: an address of the binary's loaded image, in a function or
+ * not (llvm-bolt-heatmap draws .init and the PLT's head too) */
+static int
+in_image(const struct binary *b, uint64_t a)
+{
+	return a >= b->imglo && a < b->imghi;
+}
+
 /* resolve a runtime address: binary index (or -1) and its address */
 static int
 resolve(const struct mapping *ms, size_t nm, uint64_t a, uint64_t *out)
@@ -90,7 +98,8 @@ resolve(const struct mapping *ms, size_t nm, uint64_t a, uint64_t *out)
 	for (i = 0; i < nm; i++) {
 		uint64_t x = adjust(&ms[i], a);
 
-		if (x != NOADDR && func_of(&bins[ms[i].bin], x)) {
+		if (x != NOADDR && (func_of(&bins[ms[i].bin], x) ||
+		    (hflag && in_image(&bins[ms[i].bin], x)))) {
 			*out = x;
 			return ms[i].bin;
 		}
