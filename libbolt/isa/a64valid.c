@@ -149,6 +149,9 @@ dp_reg(uint32_t w)
 		return F(w, 23, 22) == 0 && F(w, 12, 10) <= 4;
 	if ((w & 0x1fe0fc00u) == 0x1a000000u)	/* adc, sbc */
 		return 1;
+	if ((w & 0x1fe00000u) == 0x1a400000u)	/* ccmp, ccmn */
+		return F(w, 29, 29) == 1 && F(w, 10, 10) == 0 &&
+		    F(w, 4, 4) == 0;
 	if ((w & 0x1fe00000u) == 0x1a800000u)	/* conditional select */
 		return F(w, 29, 29) == 0 && F(w, 11, 10) < 2;
 	if ((w & 0x1f000000u) == 0x1b000000u) {	/* 3 source */
