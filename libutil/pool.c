@@ -108,7 +108,7 @@ int
 pool_run(int jobs, const struct pool_ops *ops, void *arg, char *err,
     size_t errlen)
 {
-	pid_t pid[POOL_MAXJOBS];
+	pid_t pid[POOL_MAXJOBS], parent = getpid();
 	int fd[POOL_MAXJOBS], p[2], k, m, rc = 0;
 
 	if (jobs < 1 || jobs > POOL_MAXJOBS)
@@ -126,6 +126,8 @@ pool_run(int jobs, const struct pool_ops *ops, void *arg, char *err,
 			break;
 		}
 		if (pid[k] == 0) {
+			/* a worker ends with the process it works for */
+			prog_child_of(parent);
 			close(p[0]);
 			for (m = 1; m < k; m++)
 				close(fd[m]);

@@ -4,11 +4,15 @@
 #include <sched.h>
 #include <getopt.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "util.h"
 #include "bigmem.h"
@@ -28,6 +32,17 @@ prog_init(int argc, char **argv)
 	/* numbers are parsed and printed the C way whatever the user's locale */
 	setlocale(LC_ALL, "C");
 	big_heap();
+}
+
+void
+prog_child_of(pid_t parent)
+{
+#ifdef __linux__
+	(void)prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+	/* the parent ended before the request: nobody reads what we do */
+	if (getppid() != parent)
+		_exit(1);
 }
 
 void

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdnoreturn.h>
+#include <sys/types.h>
 
 #define PROFPIPE_VERSION "0.1.0"
 
@@ -49,6 +50,10 @@ void	 prog_init(int argc, char **argv);	/* sets progname, LC_ALL=C */
 /* the CPUs this process may run on (its affinity, else those online),
  * 1 to 1024: a tool's default count of threads or processes */
 int	 prog_ncpus(void);
+/* in a process just forked by parent: it gets SIGTERM when parent ends
+ * (Linux's PR_SET_PDEATHSIG, kept across exec), and ends at once if
+ * parent has already */
+void	 prog_child_of(pid_t parent);
 noreturn void prog_version(void);		/* prints "tool (profpipe) X" */
 noreturn void prog_usage_error(const char *fmt, ...) PRINTFLIKE(1, 2);
 						/* message + "try --help", exit 2 */
@@ -169,10 +174,27 @@ struct output {
 	FILE	*fp;
 	char	*path;		/* final path, NULL for stdout */
 	char	*tmp;		/* temporary path while writing */
+	int	 anon;		/* a file without a name until committed */
 };
-/* path NULL or "-": stdout.  Otherwise a temporary file beside path that
- * out_commit() renames; any exit before that removes it. Dies on error. */
+/* path NULL or "-": stdout.  Otherwise a file beside path that has no
+ * name until out_commit() (O_TMPFILE: not even SIGKILL leaves it), or
+ * where the file system cannot, a temporary file that out_commit()
+ * renames and any exit before removes (and SIGINT, SIGTERM and SIGHUP,
+ * unless the program handles or ignores them: then its handler calls
+ * out_remove_pending).  Dies on error: exit 2 when
+ * path is a file out_input noted or another output (out_open, out_plan),
+ * exit 1 when it cannot be written. */
 void	 out_open(struct output *, const char *path);
+/* a file the tool reads (NULL or "-": the standard input, when it is a
+ * file), and an output it opens later: each refused (exit 2) as soon as
+ * an output and an input, or two outputs, are one file, by device and
+ * inode or by name.  A tool notes its files once its options are read,
+ * before it reads or writes anything. */
+void	 out_input(const char *path);
+void	 out_plan(const char *path);
+/* unlink the temporary files of this process not committed yet; safe in
+ * a signal handler */
+void	 out_remove_pending(void);
 /* flush, check, close, rename; dies with "tool: path: error" on failure */
 void	 out_commit(struct output *);
 /* remove the temporary file (also done at exit if not committed) */

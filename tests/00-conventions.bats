@@ -210,3 +210,117 @@ Try '$t --help' for more information." ]
 	[[ "$output" == *"tools/a/main.c: includes tools/b/b.h: a tool uses another tool"* ]]
 	[[ "$output" == *"libbolt/cfg/x86/x86.c: includes libbolt/cfg/a64/a64.h"* ]]
 }
+
+# the operands of tool $1 with binary $2 and input $3 (preagg: a stream
+# of events, batmap: the BOLTed binary first; none read before the
+# binary is opened or the files are checked)
+operands() {
+	case $1 in
+	perfdecode|prfraw2idx) echo "$3" ;;
+	preagg) echo "-b $2 $3" ;;
+	batmap) echo "$2 $2 $3" ;;
+	profpipe-perf2bolt) echo "-p $3 $2" ;;
+	*) echo "$2 $3" ;;
+	esac
+}
+
+@test "every tool that takes a binary: a relocatable object, a core file or an ELF file without PT_LOAD is refused, exit 1" {
+	need_tool cc
+	printf 'int f(int x) { return x + 1; }\nint main(void) { return f(1); }\n' > x.c
+	cc -c -o x.o x.c
+	cc -o x x.c
+	# a core file: a binary's header with e_type ET_CORE (it has
+	# PT_LOAD); an executable whose program headers are gone
+	python3 - x <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+open('core', 'wb').write(b[:16] + struct.pack('<H', 4) + b[18:])
+nophdr = bytearray(b)
+struct.pack_into('<H', nophdr, 56, 0)	# e_phnum
+open('nophdr', 'wb').write(nophdr)
+PY
+	: > empty
+	n=0
+	for t in preagg fdatawrite yamlwrite batmap bbmap afdowrite profpipe-perf2bolt heatmap; do
+		for f in x.o core nophdr; do
+			run --separate-stderr "$t" -o out $(operands $t $f empty) < /dev/null
+			echo "$t $f: $status: $stderr"
+			[ "$status" -eq 1 ]
+			case $f in
+			core) [ "$stderr" = "$t: core: a core file: not an executable or shared object" ] ;;
+			*) [ "$stderr" = "$t: $f: no PT_LOAD program header: not an executable or shared object" ] ;;
+			esac
+			[ ! -e out ]
+			n=$((n + 1))
+		done
+	done
+	[ "$n" -eq 24 ]
+	# a directory of binaries: its objects are none of them
+	mkdir bins
+	cp x x.o core bins/
+	run fdatawrite -d prof bins < /dev/null
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(ls prof)" = x.fdata ]
+	# bbmap --dump reads the maps of object files, as llvm-readobj does
+	bbmap --dump x.o > /dev/null
+}
+
+@test "every tool: an output that is one of its inputs (by name, ./name, a hard or symbolic link, the standard input), or two outputs that are one file: refused before anything is read, exit 2" {
+	need_tool cc
+	printf 'int main(void) { return 0; }\n' > x.c
+	cc -o bin x.c
+	echo 'not read' > in
+	cp in keep
+	ln in hard
+	ln -s in soft
+	n=0
+	for t in $TOOLS; do
+		for o in in ./in hard soft "$TMP/in" ../"$(basename "$TMP")"/in; do
+			run "$t" -o "$o" $(operands $t bin in) < /dev/null
+			echo "$t -o $o: $status: $output"
+			[ "$status" -eq 2 ]
+			[[ "${lines[0]}" == "$t: $o: the same file as the input "*": a tool never writes over its input" ]]
+			cmp in keep
+			n=$((n + 1))
+		done
+		# the binary
+		[ $t = perfdecode ] || [ $t = prfraw2idx ] || {
+			cp bin bin.keep
+			run "$t" -o bin $(operands $t bin in) < /dev/null
+			echo "$t -o bin: $status: $output"
+			[ "$status" -eq 2 ]
+			[ "${lines[0]}" = "$t: bin: the same file as the input bin: a tool never writes over its input" ]
+			cmp bin bin.keep
+		}
+		# the standard input
+		case $t in
+		profpipe-perf2bolt) args="-p - bin" ;;
+		preagg) args="-b bin" ;;
+		perfdecode|prfraw2idx) args= ;;
+		batmap) args="bin bin" ;;
+		*) args=bin ;;
+		esac
+		run "$t" -o in $args < in
+		echo "$t -o in < in: $status: $output"
+		[ "$status" -eq 2 ]
+		[ "${lines[0]}" = "$t: in: the same file as the standard input: a tool never writes over its input" ]
+		cmp in keep
+		[ -z "$(ls -A | grep profpipe)" ]
+	done
+	[ "$n" -eq $((6 * $(echo $TOOLS | wc -w))) ]
+	# the second output of a tool that writes two
+	run preagg -b bin -o m.pa -M ./m.pa in
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "preagg: ./m.pa: the same file as the output m.pa: two outputs cannot be one file" ]
+	run batmap --past-end soft -o out bin bin in
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "batmap: soft: the same file as the input in: a tool never writes over its input" ]
+	run profpipe-perf2bolt -p in -o out -w ./out bin
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "profpipe-perf2bolt: ./out: the same file as the output out: two outputs cannot be one file" ]
+	# devices are written in place: -o and -w may both be /dev/null
+	run profpipe-perf2bolt -p in -o /dev/null -w /dev/null bin
+	[[ "$output" != *"the same file"* ]]
+	cmp in keep
+}

@@ -166,6 +166,80 @@ gen() {
 	same_file want got
 }
 
+@test "perfdecode: an input that is no file (a device, a FIFO, the standard input, a directory): its magic first, then no more than its format says" {
+	# timeout: a regression fails rather than hangs; the reader must not
+	# copy /dev/zero into a temporary file before it looks at it
+	run timeout 20 perfdecode /dev/zero
+	[ "$status" -eq 1 ]
+	[ "$output" = "perfdecode: /dev/zero: offset 0x0: bad magic 0x0000000000000000, not a perf.data file" ]
+	run timeout 20 perfdecode -o out < /dev/zero
+	[ "$status" -eq 1 ]
+	[ "$output" = "perfdecode: <stdin>: offset 0x0: bad magic 0x0000000000000000, not a perf.data file" ]
+	[ ! -e out ]
+	run timeout 20 perfdecode /dev/urandom
+	[ "$status" -eq 1 ]
+	[[ "$output" == "perfdecode: /dev/urandom: offset 0x0: bad magic 0x"*", not a perf.data file" ]]
+	mkfifo zero.fifo
+	cat /dev/zero > zero.fifo 2>/dev/null &
+	run timeout 20 perfdecode zero.fifo
+	[ "$status" -eq 1 ]
+	[ "$output" = "perfdecode: zero.fifo: offset 0x0: bad magic 0x0000000000000000, not a perf.data file" ]
+	wait
+	run timeout 20 perfdecode /dev/null
+	[ "$status" -eq 1 ]
+	[ "$output" = "perfdecode: /dev/null: offset 0x0: empty input, no perf.data header" ]
+	mkdir dir
+	run timeout 20 perfdecode < dir
+	[ "$status" -eq 1 ]
+	[ "$output" = "perfdecode: <stdin>: offset 0x0: read: Is a directory" ]
+	run timeout 20 perfdecode dir
+	[ "$status" -eq 1 ]
+	[ "$output" = "perfdecode: dir: offset 0x0: dir/data: No such file or directory" ]
+	# a file-format header, then zeros without end: the copy stops at the
+	# first record (mkperfdata's data section starts at 0x100)
+	gen -o t.data --samples 20 -n
+	run timeout 20 sh -c '{ head -c 256 t.data; cat /dev/zero; } | perfdecode -o out'
+	[ "$status" -eq 1 ]
+	[ "$output" = "perfdecode: <stdin>: offset 0x100: record size 0 < 8" ]
+	[ ! -e out ]
+	# a header whose data section is not where one is: refused on a pipe
+	# (data size 0, a data offset past what attrs and ids can take)
+	cp t.data z.data
+	printf '\0\0\0\0\0\0\0\0' | dd of=z.data bs=1 seek=48 conv=notrunc 2>/dev/null
+	run timeout 20 sh -c 'cat z.data | perfdecode'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"offset 0x30: data size is 0 (perf record did not finish): such a recording is read from its file, not from a pipe" ]]
+	cp t.data far.data
+	printf '\0\0\0\0\0\0\0\1' | dd of=far.data bs=1 seek=40 conv=notrunc 2>/dev/null
+	run timeout 20 sh -c '{ cat far.data; cat /dev/zero; } | perfdecode'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"offset 0x28: data section (offset 0x100000000000000, "*" bytes) is not where a recording read from a pipe has it" ]]
+}
+
+@test "perfdecode: a file-format recording through a pipe decodes as the file: every variant, cut at any point, AUXTRACE payloads" {
+	local v cut
+	for v in "" "-z" "-B" "-U -A" "-z -C 64" "-F EVENT_DESC"; do
+		# shellcheck disable=SC2086
+		gen -o t.data --samples 60 --branches 4 --lost 2 $v
+		perfdecode -q t.data > want
+		[ "$(grep -c '^sample' want)" -eq 60 ]
+		cat t.data | perfdecode -q | sed 's|^# source=<stdin>$|# source=t.data|' > got
+		same_file want got
+		for cut in 200 300 1000 $(($(stat -c %s t.data) - 100)); do
+			head -c "$cut" t.data > cut.data
+			run --separate-stderr perfdecode cut.data
+			fst=$status ferr=$stderr
+			echo "$output" > want
+			run --separate-stderr sh -c 'cat cut.data | perfdecode'
+			echo "variant '$v' cut at $cut: $fst $ferr / $status $stderr"
+			[ "$status" -eq "$fst" ]
+			[ "${stderr//<stdin>/cut.data}" = "$ferr" ]
+			echo "$output" | sed 's|^# source=<stdin>$|# source=cut.data|' > got
+			same_file want got
+		done
+	done
+}
+
 @test "perfdecode: perf record -z (zstd) recording" {
 	need_tool perf
 	perf_view "$F/z.data" -F pid,tid,time,event,ip \

@@ -274,8 +274,11 @@ same_profgen() {
 	run afdowrite cstrip empty.pa
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"no symbol table"* ]]
-	$L/clang --target=aarch64-linux-gnu -O2 -g -c -o arm.o "$s/afdo2.c"
-	run afdowrite arm.o empty.pa
+	# a binary (a shared object: no C library to link with), not an
+	# object file, which no tool takes for one
+	$L/clang --target=aarch64-linux-gnu -O2 -g -shared -nostdlib \
+	    -fuse-ld=lld -o arm.so "$s/afdo2.c"
+	run afdowrite arm.so empty.pa
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"only x86-64"* ]]
 	# C++ with plain -gline-tables-only: no linkage names, no decl lines

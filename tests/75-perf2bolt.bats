@@ -530,3 +530,272 @@ PY
 	[ "$(wc -c < big.mem)" -gt 200000 ]
 	MIN=5000 same -p big.data memp
 }
+
+# the stages the driver (pid $1) has started, once there are $2
+stages_of() {
+	local i kids
+	for i in $(seq 100); do
+		kids=$(pgrep -P "$1" | tr '\n' ' ')
+		[ "$(echo $kids | wc -w)" -lt "$2" ] || break
+		sleep 0.1
+	done
+	echo $kids
+}
+
+# whether process $1 runs (not ended, nor a zombie)
+running() {
+	[ -r "/proc/$1/stat" ] &&
+	    [ "$(sed 's/.*) \([A-Za-z]\).*/\1/' "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+
+# which of the processes $@ still run after up to 10 seconds
+alive_after() {
+	local i k left
+	for i in $(seq 100); do
+		left=
+		for k in "$@"; do
+			if running "$k"; then
+				left="$left $k"
+			fi
+		done
+		[ -n "$left" ] || break
+		sleep 0.1
+	done
+	echo $left
+}
+
+# WAITED: the exit status of background job $1, which must end within
+# $2 seconds (else killed, and 255): a regression fails, never hangs
+wait_for() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		running "$1" || break
+		sleep 0.1
+	done
+	WAITED=0
+	if running "$1"; then
+		kill -KILL "$1"
+		wait "$1" || true
+		WAITED=255
+		return
+	fi
+	wait "$1" || WAITED=$?
+}
+
+teardown() {
+	[ -z "${HOLD:-}" ] || kill "$HOLD" 2>/dev/null || true
+}
+
+@test "profpipe-perf2bolt: -w in a missing directory: exit 1, and -o's file is not left either" {
+	need_tool clang-19
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
+	walk sw 500 -s 6
+	# the named temporary files too (OUT_TEST_NAMED: a file system
+	# without O_TMPFILE)
+	for named in 0 1; do
+		mkdir D
+		run env OUT_TEST_NAMED=$named profpipe-perf2bolt -p sw.data -o D/a -w /missing/a.yaml sw
+		[ "$status" -eq 1 ]
+		[ "$output" = "profpipe-perf2bolt: /missing/a.yaml: No such file or directory" ]
+		[ -z "$(ls -A D)" ]
+		rmdir D
+	done
+}
+
+@test "profpipe-perf2bolt: an output that cannot be named (names of 256, 5,000 and 100,000 characters; a directory in its place at the end): exit 1, no file left" {
+	need_tool clang-19
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
+	walk sw 500 -s 6
+	ls -A > before
+	for named in 0 1; do
+		for n in 256 5000 100000; do
+			long=$(printf "%${n}s" | tr ' ' n)
+			run env OUT_TEST_NAMED=$named profpipe-perf2bolt -p sw.data -o "$long" sw
+			[ "$status" -eq 1 ]
+			[ "$output" = "profpipe-perf2bolt: $long: File name too long" ]
+			run env OUT_TEST_NAMED=$named profpipe-perf2bolt -p sw.data -o ok.fdata -w "$long" sw
+			[ "$status" -eq 1 ]
+			[ "$output" = "profpipe-perf2bolt: $long: File name too long" ]
+			ls -A | cmp - before
+		done
+		# the profile's name taken by a directory while the stages run:
+		# the rename fails, exit 1, the YAML profile is not left either
+		mkfifo in.fifo
+		env OUT_TEST_NAMED=$named profpipe-perf2bolt -p - -o late.fdata -w late.yaml sw < in.fifo 2> err 3>&- &
+		drv=$!
+		exec 4> in.fifo
+		[ "$(echo $(stages_of $drv 4) | wc -w)" -ge 4 ]
+		mkdir late.fdata
+		cat sw.data >&4
+		exec 4>&-
+		wait_for $drv 60
+		cat err
+		[ "$WAITED" -eq 1 ]
+		[ "$(cat err)" = "profpipe-perf2bolt: late.fdata: Is a directory" ]
+		[ -d late.fdata ]
+		[ -z "$(ls -A late.fdata)" ]
+		[ ! -e late.yaml ]
+		rmdir late.fdata
+		rm in.fifo err
+		ls -A | cmp - before
+	done
+}
+
+@test "profpipe-perf2bolt: -p /dev/zero, a FIFO of zeros, a directory, /dev/null: a clear message, exit 1, never a hang" {
+	need_tool clang-19
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
+	# the first line perfdecode's (preagg may say then what it saw)
+	run timeout 30 profpipe-perf2bolt -p /dev/zero -o z.fdata -w z.yaml sw
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "perfdecode: /dev/zero: offset 0x0: bad magic 0x0000000000000000, not a perf.data file" ]
+	run timeout 30 profpipe-perf2bolt -p - -o z.fdata sw < /dev/zero
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "perfdecode: <stdin>: offset 0x0: bad magic 0x0000000000000000, not a perf.data file" ]
+	mkfifo zero.fifo
+	cat /dev/zero > zero.fifo 2>/dev/null 3>&- &
+	run timeout 30 profpipe-perf2bolt -p zero.fifo -o z.fdata sw
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "perfdecode: zero.fifo: offset 0x0: bad magic 0x0000000000000000, not a perf.data file" ]
+	wait
+	mkdir dir
+	run timeout 30 profpipe-perf2bolt -p dir -o z.fdata sw
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "perfdecode: dir: offset 0x0: dir/data: No such file or directory" ]
+	run timeout 30 profpipe-perf2bolt -p /dev/null -o z.fdata sw
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "perfdecode: /dev/null: offset 0x0: empty input, no perf.data header" ]
+	[ "$(ls -A)" = "$(printf 'dir\nsw\nzero.fifo')" ]
+}
+
+@test "profpipe-perf2bolt: killed (SIGTERM, SIGINT, SIGHUP, SIGKILL) while it reads a FIFO: every stage ends with it, no output or temporary file is left" {
+	need_tool clang-19
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
+	for sig in TERM INT HUP KILL; do
+		# named temporary files (OUT_TEST_NAMED=1), which a handler
+		# removes; anonymous ones, which even SIGKILL leaves no trace of
+		for named in 1 0; do
+			[ $sig != KILL ] || [ $named = 0 ] || continue
+			mkdir "k$sig$named"
+			cd "k$sig$named"
+			mkfifo in.fifo
+			# a writer that never writes nor closes
+			sleep 600 > in.fifo 2>/dev/null 3>&- &
+			HOLD=$!
+			# a background job of a shell ignores SIGINT: not this one
+			env --default-signal=INT,TERM,HUP OUT_TEST_NAMED=$named \
+			    profpipe-perf2bolt -p - -o out.fdata -w out.yaml ../sw \
+			    < in.fifo 2> ../err 3>&- &
+			drv=$!
+			kids=$(stages_of $drv 4)
+			echo "$sig $named: driver $drv, stages $kids"
+			ps -o pid,comm -p "$(echo $kids | tr ' ' ,)" | tr '\n' ' '
+			[ "$(echo $kids | wc -w)" -eq 4 ]
+			# the stages block no signal the driver does not
+			for k in $kids; do
+				[ "$(grep SigBlk /proc/$k/status)" = "$(grep SigBlk /proc/$drv/status)" ]
+			done
+			[ $named = 0 ] || [ "$(ls -A | grep -c '^\.profpipe\.')" -eq 2 ]
+			kill -$sig $drv
+			wait_for $drv 10
+			[ "$WAITED" -eq $((128 + $(kill -l $sig))) ]
+			left=$(alive_after $kids)
+			[ -z "$left" ] || { ps -o pid,comm,stat -p "$(echo $left | tr ' ' ,)"; kill -KILL $left; }
+			[ -z "$left" ]
+			kill $HOLD
+			[ "$(ls -A)" = in.fifo ]
+			cd ..
+		done
+	done
+}
+
+@test "profpipe-perf2bolt: an output that is an input (-p, the binary, the standard input, a response file; by name, ./name, a hard or symbolic link), or -o and -w one file: refused before anything runs, exit 2" {
+	need_tool clang-19
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
+	walk sw 300 -s 6
+	cp sw.data keep
+	cp sw sw.keep
+	ln sw.data hard
+	ln -s sw.data soft
+	ls -A > before
+	for o in sw.data ./sw.data hard soft "$PWD/sw.data" ../"$(basename "$PWD")"/sw.data; do
+		run profpipe-perf2bolt -p sw.data -o "$o" sw
+		[ "$status" -eq 2 ]
+		[ "${lines[0]}" = "profpipe-perf2bolt: $o: the same file as the input sw.data: a tool never writes over its input" ]
+		run profpipe-perf2bolt -p sw.data -o x.fdata -w "$o" sw
+		[ "$status" -eq 2 ]
+		[ "${lines[0]}" = "profpipe-perf2bolt: $o: the same file as the input sw.data: a tool never writes over its input" ]
+		run profpipe-perf2bolt --pa -p sw.data -o "$o" sw
+		[ "$status" -eq 2 ]
+	done
+	run profpipe-perf2bolt -p sw.data -o ./sw sw
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "profpipe-perf2bolt: ./sw: the same file as the input sw: a tool never writes over its input" ]
+	run profpipe-perf2bolt -p - -o hard sw < sw.data
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "profpipe-perf2bolt: hard: the same file as the standard input: a tool never writes over its input" ]
+	printf -- '-p sw.data -o args.rsp sw\n' > args.rsp
+	run profpipe-perf2bolt @args.rsp
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "profpipe-perf2bolt: args.rsp: the same file as the input args.rsp: a tool never writes over its input" ]
+	rm args.rsp
+	cmp sw.data keep
+	cmp sw sw.keep
+	# -o and -w: by name, the file not there yet
+	for w in x.fdata ./x.fdata "$PWD/x.fdata"; do
+		run profpipe-perf2bolt -p sw.data -o x.fdata -w "$w" sw
+		[ "$status" -eq 2 ]
+		[ "${lines[0]}" = "profpipe-perf2bolt: $w: the same file as the output x.fdata: two outputs cannot be one file" ]
+	done
+	# and by inode
+	echo old > x.fdata
+	ln x.fdata y.fdata
+	run profpipe-perf2bolt -p sw.data -o x.fdata -w y.fdata sw
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "profpipe-perf2bolt: y.fdata: the same file as the output x.fdata: two outputs cannot be one file" ]
+	[ "$(cat x.fdata)" = old ]
+	rm x.fdata y.fdata
+	# several binaries: a YAML profile per binary in -o and in -w
+	mkdir bins
+	cp sw bins/
+	run profpipe-perf2bolt -p sw.data --profile-format=yaml -o P -w ./P bins
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "profpipe-perf2bolt: ./P/sw.yaml: the same file as the output P/sw.yaml: two outputs cannot be one file" ]
+	[ ! -e P ]
+	rm -r bins
+	run profpipe-perf2bolt -p sw.data -o - -w - sw
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "profpipe-perf2bolt: -o and -w both name the standard output" ]
+	ls -A | cmp - before
+	# a device is written in place: -o and -w may both be /dev/null
+	profpipe-perf2bolt -p sw.data -o /dev/null -w /dev/null sw
+	# -o - is the standard output, as perf2bolt's
+	profpipe-perf2bolt -p sw.data -o - sw > std.fdata
+	profpipe-perf2bolt -p sw.data -o file.fdata sw
+	cmp std.fdata file.fdata
+}
+
+@test "profpipe-perf2bolt: a relocatable object or a core file as the binary: refused as perf2bolt-19 refuses it, exit 1" {
+	need_tool perf2bolt clang-19
+	clang-19 -O2 -fno-pie -no-pie -Wl,--emit-relocs "$SW" -o sw
+	clang-19 -O2 -c "$SW" -o sw.o
+	walk sw 300 -s 6
+	run "$P2B" -p sw.data -o r.fdata sw.o
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"'sw.o': no PT_LOAD pheader seen"* ]]
+	run profpipe-perf2bolt -p sw.data -o o.fdata sw.o
+	[ "$status" -eq 1 ]
+	[ "$output" = "profpipe-perf2bolt: sw.o: no PT_LOAD program header: not an executable or shared object" ]
+	[ ! -e o.fdata ]
+	python3 -c 'import sys; b = bytearray(open("sw", "rb").read()); b[16:18] = (4).to_bytes(2, "little"); open("core", "wb").write(b)'
+	run profpipe-perf2bolt -p sw.data -o o.fdata sw core
+	[ "$status" -eq 1 ]
+	[ "$output" = "profpipe-perf2bolt: core: a core file: not an executable or shared object" ]
+	[ ! -e o ]
+	# in a directory of binaries, the objects are not among them
+	mkdir bins
+	cp sw sw.o core bins/
+	profpipe-perf2bolt -p sw.data -o prof bins
+	[ "$(ls prof)" = sw.fdata ]
+	profpipe-perf2bolt -p sw.data -o one.fdata sw
+	cmp one.fdata prof/sw.fdata
+}

@@ -949,6 +949,22 @@ main(int argc, char **argv)
 		in = argc == 2 ? argv[1] : "-";
 	}
 	n = bl.n;
+	for (i = 0; i < n; i++)
+		out_input(bl.path[i]);
+	out_input(in);
+	for (i = 0; i < nmemfiles; i++)
+		out_input(memfiles[i]);
+	if (pepath != NULL)
+		out_input(pepath);
+	for (i = 0; i < n; i++) {
+		char *p = NULL;
+
+		if (dir != NULL && (p = binlist_outpath(&bl, i, dir, "fdata",
+		    msg, sizeof(msg))) == NULL)
+			errx(1, "%s", msg);
+		out_plan(dir ? p : outpath);
+		free(p);
+	}
 	multi = n > 1;
 	cs = xcalloc(n, sizeof(*cs));
 	memset(&r, 0, sizeof(r));

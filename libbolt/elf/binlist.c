@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,17 +18,22 @@
 #include "binlist.h"
 
 int
-binlist_is_elf(const char *path)
+binlist_is_binary(const char *path)
 {
-	unsigned char m[4];
+	unsigned char m[18];
+	unsigned type;
 	int fd, ok;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return 0;
-	ok = read(fd, m, 4) == 4 && m[0] == 0x7f && m[1] == 'E' &&
-	    m[2] == 'L' && m[3] == 'F';
+	ok = read(fd, m, sizeof(m)) == (ssize_t)sizeof(m) && m[0] == 0x7f &&
+	    m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
 	close(fd);
-	return ok;
+	/* e_type in the file's byte order (EI_DATA): ET_EXEC or ET_DYN,
+	 * not the object files (.o) or core files a directory may hold */
+	type = m[5] == ELFDATA2MSB ? (unsigned)m[16] << 8 | m[17] :
+	    (unsigned)m[17] << 8 | m[16];
+	return ok && (type == ET_EXEC || type == ET_DYN);
 }
 
 static void
@@ -67,15 +73,15 @@ binlist_add(struct binlist *bl, const char *path, char *err, size_t errlen)
 			continue;
 		p = xasprintf("%s/%s", path, de->d_name);
 		if (stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
-		    binlist_is_elf(p))
+		    binlist_is_binary(p))
 			add_one(bl, p);
 		else
 			free(p);
 	}
 	closedir(d);
 	if (bl->n == first)
-		return failf(err, errlen, "%s: no ELF files in the directory",
-		    path);
+		return failf(err, errlen, "%s: no executable or shared object "
+		    "in the directory", path);
 	/* by name, whatever order readdir gives */
 	sort_names(bl->path + first, bl->n - first);
 	return 0;

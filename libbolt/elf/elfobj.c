@@ -39,8 +39,10 @@ find_buildid(struct elfobj *eo, Elf_Data *d)
 	}
 }
 
-int
-elfobj_open(struct elfobj *eo, const char *path, char *errbuf, size_t errlen)
+/* any: an object file or a core file too (elfobj_open_object) */
+static int
+open_elf(struct elfobj *eo, const char *path, int any, char *errbuf,
+    size_t errlen)
 {
 	GElf_Ehdr eh;
 	GElf_Phdr ph;
@@ -105,6 +107,25 @@ elfobj_open(struct elfobj *eo, const char *path, char *errbuf, size_t errlen)
 				find_buildid(eo, d);
 		}
 	}
+	/*
+	 * What a profile is of is loaded: a relocatable object (cc -c) has
+	 * no address a sample could have, a core file is a process's
+	 * memory (perf2bolt-19: "no PT_LOAD pheader seen").  Said here,
+	 * where every tool opens its binaries.
+	 */
+	if (!any && eo->nsegs == 0) {
+		elfobj_close(eo);
+		return failf(errbuf, errlen, "%s: no PT_LOAD program header: "
+		    "not an executable or shared object", path);
+	}
+	if (!any && eo->type != ET_EXEC && eo->type != ET_DYN) {
+		elfobj_close(eo);
+		if (eh.e_type == ET_CORE)
+			return failf(errbuf, errlen, "%s: a core file: not an "
+			    "executable or shared object", path);
+		return failf(errbuf, errlen, "%s: ELF type %u: not an "
+		    "executable or shared object", path, (unsigned)eh.e_type);
+	}
 	/* objects without program headers may still have the note section */
 	while (eo->buildid_len == 0 && (scn = elf_nextscn(e, scn)) != NULL) {
 		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_NOTE) {
@@ -115,6 +136,19 @@ elfobj_open(struct elfobj *eo, const char *path, char *errbuf, size_t errlen)
 		}
 	}
 	return 0;
+}
+
+int
+elfobj_open(struct elfobj *eo, const char *path, char *errbuf, size_t errlen)
+{
+	return open_elf(eo, path, 0, errbuf, errlen);
+}
+
+int
+elfobj_open_object(struct elfobj *eo, const char *path, char *errbuf,
+    size_t errlen)
+{
+	return open_elf(eo, path, 1, errbuf, errlen);
 }
 
 static int

@@ -40,8 +40,15 @@ struct elfobj {
 	int		 mapped;	/* elfobj_release: 0 not known yet,
 					 * 1 a read-only file map, -1 not */
 };
-/* open and read headers, segments, build-id; -1 with a message in errbuf */
+/* open a binary (an executable or a shared object: what a profile is
+ * of) and read headers, segments, build-id; -1 with a message in errbuf,
+ * also for a relocatable object, a core file or any ELF file without
+ * PT_LOAD */
 int	 elfobj_open(struct elfobj *, const char *path, char *errbuf, size_t errlen);
+/* the same for any ELF file, object files too (bbmap --dump reads the
+ * maps of .o files as llvm-readobj does) */
+int	 elfobj_open_object(struct elfobj *, const char *path, char *errbuf,
+	    size_t errlen);
 /* load function symbols (sorted by address, then by name); -1 on error */
 int	 elfobj_load_syms(struct elfobj *, char *errbuf, size_t errlen);
 /* find a section by name: returns 1 and fills, 0 if absent, -1 on error */

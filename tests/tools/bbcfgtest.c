@@ -310,7 +310,7 @@ main(int argc, char *argv[])
 		printf("ok\n");
 		return 0;
 	}
-	if (elfobj_open(&eo, argv[1], ebuf, sizeof(ebuf)) == -1)
+	if (elfobj_open_object(&eo, argv[1], ebuf, sizeof(ebuf)) == -1)
 		errx(1, "%s", ebuf);
 	memset(&m, 0, sizeof(m));
 	if (bam_load(&m, &eo, &nsec, &e, NULL, NULL) == -1)

@@ -222,6 +222,9 @@ main(int argc, char *argv[])
 	if (argc < 1 || argc > 2)
 		prog_usage_error("expected a binary and at most one profile");
 	path = argc == 2 ? argv[1] : "-";
+	out_input(argv[0]);
+	out_input(path);
+	out_plan(ofile);
 	if (code_load(&c, argv[0], err, sizeof(err)) == -1) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		exit(1);

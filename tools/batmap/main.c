@@ -89,6 +89,13 @@ main(int argc, char *argv[])
 	if (!dflag && (argc < 2 || argc > 3))
 		prog_usage_error("expected a BOLTed binary, its input binary "
 		    "and at most one profile");
+	out_input(argv[0]);
+	if (!dflag) {
+		out_input(argv[1]);
+		out_input(argc > 2 ? argv[2] : "-");
+	}
+	out_plan(ofile);
+	out_plan(pefile);
 	load_bolted(&b, argv[0]);
 	out_open(&out, ofile);
 	if (dflag)

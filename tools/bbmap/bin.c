@@ -117,7 +117,10 @@ bin_open(struct bin *b, const char *path, int keepgoing)
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
-	if (elfobj_open(&b->eo, path, ebuf, sizeof(ebuf)) == -1)
+	/* --dump (keepgoing) reads object files as llvm-readobj does; a
+	 * profile is of a binary */
+	if ((keepgoing ? elfobj_open_object(&b->eo, path, ebuf, sizeof(ebuf)) :
+	    elfobj_open(&b->eo, path, ebuf, sizeof(ebuf))) == -1)
 		errx(1, "%s", ebuf);
 	if (bam_load(&b->map, &b->eo, &b->nsec, &err,
 	    keepgoing ? keep_err : NULL, b) == -1 &&

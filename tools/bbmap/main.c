@@ -92,6 +92,10 @@ main(int argc, char *argv[])
 		prog_usage_error("too many arguments");
 	if (dflag && (pflag || sflag))
 		prog_usage_error("--pgo and --strict do not apply to --dump");
+	out_input(argv[0]);
+	if (!dflag)
+		out_input(argc > 1 ? argv[1] : "-");
+	out_plan(opath);
 
 	bin_open(&b, argv[0], dflag);
 	if (dflag) {

@@ -385,6 +385,13 @@ main(int argc, char *argv[])
 	if (argc < 1 || argc > 2)
 		prog_usage_error("expected a binary and at most one input");
 	in = argc == 2 ? argv[1] : "-";
+	/* no output over an input (out.c; the parts after the first are
+	 * checked as they are opened) */
+	out_input(argv[0]);
+	out_input(in);
+	if (prefix != NULL && strcmp(prefix, "-") != 0)
+		out_plan(prefix);
+	out_plan(svgpath);
 	/* Heatmap.cpp's header counts the bytes of a line in 32 bits */
 	for (i = 0; i < nsizes; i++)
 		if (perline * sizes[i] > UINT32_MAX)

@@ -118,6 +118,7 @@ main(int argc, char *argv[])
 	in = argc == 1 ? argv[0] : "-";
 	name = strcmp(in, "-") == 0 ? "<stdin>" : in;
 
+	out_input(in);
 	if (strcmp(in, "-") == 0)
 		fd = STDIN_FILENO;
 	else if ((fd = open(in, O_RDONLY)) < 0)

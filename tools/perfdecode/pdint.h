@@ -20,6 +20,12 @@
 int	 pd_error(struct pd *, uint64_t off, const char *fmt, ...)
 	    PRINTFLIKE(3, 4);
 void	 pd_warn(struct pd *, const char *fmt, ...) PRINTFLIKE(2, 3);
+/* reader.c: the features present, from the header's bitmap bm */
+void	 pd_feat_bits(struct pd *, const uint8_t *bm, uint64_t bits[4]);
+/* spool.c: a file-format recording that is not a file, from its first
+ * 16 bytes (head) on, copied as far as its header says: the copy, or
+ * NULL with the message in d->err */
+FILE	*pd_spool(struct pd *, int fd, const uint8_t *head, uint64_t *size);
 void	 pd_header(struct pd *);
 void	 pd_stream_reset(struct pd *);
 int	 pd_push(struct pd *, struct pd_rs *, const uint8_t *, size_t);

@@ -4,7 +4,9 @@
  * data section, feature sections after the data), pipe format (a record
  * stream), `perf record --threads` directories, and the input side of
  * it all: pread through a fixed window, never a whole-file map, so that
- * memory stays the same whatever the file size.
+ * memory stays the same whatever the file size.  An input that is no
+ * file is known by its first 16 bytes before anything else is read of
+ * it (a file-format recording that comes so: spool.c).
  */
 #include <sys/stat.h>
 
@@ -43,7 +45,7 @@ static int	 read_attrs(struct pd *, struct pd_in *, uint64_t, uint64_t,
 static int	 read_features(struct pd *, struct pd_in *, const uint8_t *,
 		    uint64_t, unsigned);
 static int	 stream(struct pd *, struct pd_in *, uint64_t, uint64_t);
-static int	 decode_pipe_fd(struct pd *, int, const uint8_t *, size_t);
+static int	 decode_pipe_fd(struct pd *, int, size_t);
 
 int
 pd_error(struct pd *d, uint64_t off, const char *fmt, ...)
@@ -109,12 +111,31 @@ pd_decode_mem(struct pd *d, const uint8_t *p, size_t n)
 	return decode_in(d, &in);
 }
 
+/* the magic of the first 16 bytes: sets d->swap, or -1 */
+static int
+check_magic(struct pd *d, const uint8_t *h)
+{
+	uint64_t magic = ld64(h, 0);
+
+	if (magic == MAGIC2)
+		d->swap = 0;
+	else if (magic == __builtin_bswap64(MAGIC2))
+		d->swap = 1;
+	else if (magic == MAGIC1 || magic == __builtin_bswap64(MAGIC1))
+		return pd_error(d, 0, "legacy perf.data version 1 (PERFFILE) "
+		    "is not supported");
+	else
+		return pd_error(d, 0, "bad magic 0x%016llx, not a perf.data "
+		    "file", (unsigned long long)magic);
+	return 0;
+}
+
 int
 pd_decode_fd(struct pd *d, int fd)
 {
 	struct pd_in in;
 	struct stat st;
-	uint8_t head[16], *buf;
+	uint8_t head[16];
 	size_t got = 0;
 	ssize_t r;
 	FILE *spool;
@@ -130,7 +151,9 @@ pd_decode_fd(struct pd *d, int fd)
 		free(in.win);
 		return rc;
 	}
-	/* a pipe: look at the header to know which format follows */
+	/* a pipe, a device, a file read on from where it was left: its
+	 * magic first, whatever comes after (/dev/zero is no recording),
+	 * then the format it says */
 	while (got < sizeof(head)) {
 		r = read(fd, head + got, sizeof(head) - got);
 		if (r < 0 && errno == EINTR)
@@ -141,43 +164,22 @@ pd_decode_fd(struct pd *d, int fd)
 			break;
 		got += (size_t)r;
 	}
-	if (got == sizeof(head) && (ld64(head + 8, 0) == 16 ||
-	    ld64(head + 8, 1) == 16))
-		return decode_pipe_fd(d, fd, head, got);
-	/* a file-format stream needs random access: spool it */
-	if ((spool = tmpfile()) == NULL)
-		return pd_error(d, 0, "cannot spool standard input: %s",
-		    strerror(errno));
-	buf = xmalloc(PD_WIN);
-	rc = 0;
-	if (got > 0 && fwrite(head, 1, got, spool) != got)
-		rc = -1;
-	while (rc == 0) {
-		r = read(fd, buf, PD_WIN);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			free(buf);
-			fclose(spool);
-			return pd_error(d, got, "read: %s", strerror(errno));
-		}
-		if (r == 0)
-			break;
-		if (fwrite(buf, 1, (size_t)r, spool) != (size_t)r)
-			rc = -1;
-		got += (size_t)r;
-	}
-	if (rc != 0 || fflush(spool) != 0) {
-		free(buf);
-		fclose(spool);
-		return pd_error(d, 0, "cannot spool standard input: %s",
-		    strerror(errno));
-	}
+	if (got == 0)
+		return pd_error(d, 0, "empty input, no perf.data header");
+	if (got < sizeof(head))
+		return pd_error(d, 0, "input of %zu bytes is too short for a "
+		    "perf.data header", got);
+	if (check_magic(d, head) != 0)
+		return -1;
+	if (ld64(head + 8, d->swap) == 16)
+		return decode_pipe_fd(d, fd, got);
+	/* file format, which needs random access: a copy (spool.c) */
+	if ((spool = pd_spool(d, fd, head, &in.size)) == NULL)
+		return -1;
 	in.fd = fileno(spool);
-	in.size = got;
-	in.win = buf;
+	in.win = xmalloc(PD_WIN);
 	rc = decode_in(d, &in);
-	free(buf);
+	free(in.win);
 	fclose(spool);
 	return rc;
 }
@@ -303,7 +305,7 @@ static int
 decode_in(struct pd *d, struct pd_in *in)
 {
 	uint8_t h[HEADER_SIZE];
-	uint64_t magic, hsize, attr_size, a_off, a_size, d_off, d_size, end;
+	uint64_t hsize, attr_size, a_off, a_size, d_off, d_size, end;
 	int rc;
 
 	d->err[0] = '\0';
@@ -312,18 +314,8 @@ decode_in(struct pd *d, struct pd_in *in)
 	if (in->size < 16)
 		return pd_error(d, 0, "file of %llu bytes is too short for a "
 		    "perf.data header", (unsigned long long)in->size);
-	in_read(d, in, 0, h, 16);
-	magic = ld64(h, 0);
-	if (magic == MAGIC2)
-		d->swap = 0;
-	else if (magic == __builtin_bswap64(MAGIC2))
-		d->swap = 1;
-	else if (magic == MAGIC1 || magic == __builtin_bswap64(MAGIC1))
-		return pd_error(d, 0, "legacy perf.data version 1 (PERFFILE) "
-		    "is not supported");
-	else
-		return pd_error(d, 0, "bad magic 0x%016llx, not a perf.data "
-		    "file", (unsigned long long)magic);
+	if (in_read(d, in, 0, h, 16) != 0 || check_magic(d, h) != 0)
+		return -1;
 	hsize = ld64(h + 8, d->swap);
 	if (hsize == 16) {
 		/* pipe format: records to the end */
@@ -487,17 +479,14 @@ stream(struct pd *d, struct pd_in *in, uint64_t start, uint64_t end)
 }
 
 static int
-decode_pipe_fd(struct pd *d, int fd, const uint8_t *head, size_t hlen)
+decode_pipe_fd(struct pd *d, int fd, size_t hlen)
 {
 	uint8_t *buf;
 	uint64_t off = hlen;
 	ssize_t r;
 	int rc = 0;
 
-	d->swap = ld64(head, 0) != MAGIC2;
-	if (ld64(head, 0) != MAGIC2 && ld64(head, 1) != MAGIC2)
-		return pd_error(d, 0, "bad magic 0x%016llx, not a perf.data "
-		    "file", (unsigned long long)ld64(head, 0));
+	/* check_magic set d->swap */
 	d->pipe = 1;
 	pd_header(d);
 	pd_stream_reset(d);
@@ -622,14 +611,10 @@ read_attrs(struct pd *d, struct pd_in *in, uint64_t attr_size,
 	return 0;
 }
 
-static int
-read_features(struct pd *d, struct pd_in *in, const uint8_t *bm,
-    uint64_t feat_off, unsigned want)
+void
+pd_feat_bits(struct pd *d, const uint8_t *bm, uint64_t bits[4])
 {
-	uint64_t bits[4], sec[2], off, size;
-	uint8_t buf[16], *payload;
-	unsigned bit, k = 0, i;
-	int rc;
+	unsigned i;
 
 	for (i = 0; i < 4; i++)
 		bits[i] = ld64(bm + 8 * i, d->swap);
@@ -642,10 +627,22 @@ read_features(struct pd *d, struct pd_in *in, const uint8_t *bm,
 			bits[i] = lo | hi << 32;
 		}
 		if (!(bits[0] & (1u << 3))) {
-			memset(bits, 0, sizeof(bits));
+			memset(bits, 0, 4 * sizeof(*bits));
 			bits[0] = 1u << PD_FEAT_BUILD_ID;
 		}
 	}
+}
+
+static int
+read_features(struct pd *d, struct pd_in *in, const uint8_t *bm,
+    uint64_t feat_off, unsigned want)
+{
+	uint64_t bits[4], sec[2], off, size;
+	uint8_t buf[16], *payload;
+	unsigned bit, k = 0;
+	int rc;
+
+	pd_feat_bits(d, bm, bits);
 	for (bit = 0; bit < 256; bit++) {
 		if (!(bits[bit / 64] & (1ULL << (bit % 64))))
 			continue;

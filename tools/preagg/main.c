@@ -101,6 +101,14 @@ main(int argc, char *argv[])
 	argc -= i;
 	argv += i;
 	check_args(ofile, nthreads);
+	for (i = 0; i < nbins; i++)
+		out_input(bins[i].path);
+	for (i = 0; i < argc; i++)
+		out_input(argv[i]);
+	if (argc == 0)
+		out_input("-");
+	out_plan(ofile);
+	out_plan(memfile);
 	load_binaries();
 	/* the Skylake workaround depends on input order: one parser */
 	if (skylake_check)

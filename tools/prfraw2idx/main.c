@@ -165,6 +165,7 @@ main(int argc, char *argv[])
 		add_input("-", 1);
 	if (ninputs == 0)
 		prog_usage_error("no input files");
+	out_plan(ofile);
 
 	/*
 	 * llvm-profdata deals the inputs round-robin to min(cpus, (n+1)/2)
@@ -299,6 +300,7 @@ ncpus(void)
 static void
 add_input(const char *path, uint64_t w)
 {
+	out_input(path);
 	xgrow(&inputs, &capinputs, ninputs + 1, sizeof(*inputs));
 	inputs[ninputs].path = xstrdup(path);
 	inputs[ninputs].weight = w;
@@ -412,6 +414,7 @@ add_listfile(const char *path)
 {
 	struct lineio lr;
 
+	out_input(path);
 	if (lr_open(&lr, path) != 0)
 		prog_open_error(path);
 	while (lr_next(&lr)) {

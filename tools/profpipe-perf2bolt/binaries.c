@@ -59,7 +59,7 @@ is_input_of(const char *path, const struct elfobj *bolted)
 	char ebuf[256];
 	int ok;
 
-	if (access(path, R_OK) == -1 || !binlist_is_elf(path) ||
+	if (access(path, R_OK) == -1 || !binlist_is_binary(path) ||
 	    elfobj_open(&eo, path, ebuf, sizeof(ebuf)) == -1)
 		return 0;
 	if (bolted->buildid_len == 0)
@@ -209,6 +209,44 @@ bins_load(struct request *rq)
 		    rq->save, base) == -1))
 			err(1, NULL);
 	}
+}
+
+/*
+ * Before anything runs: no output is an input (a recording, a binary,
+ * the input of a BOLTed one, the standard input when it is a file), nor
+ * two outputs one file (out.c, by device and inode or by name); exit 2.
+ * Then the directories of several profiles.
+ */
+void
+bins_files(const struct request *rq)
+{
+	const char *o[2];
+	size_t i, j, no = 0;
+
+	for (i = 0; i < rq->nperfdata; i++)
+		out_input(rq->perfdata[i]);
+	for (i = 0; i < rq->nbins; i++) {
+		out_input(rq->bins[i].path);
+		if (rq->bins[i].input != NULL)
+			out_input(rq->bins[i].input);
+	}
+	/* what plan() writes: -o and -w, or a profile per binary in each
+	 * (the stream of several binaries is -o itself) */
+	if (!rq->multi || rq->format == FMT_PREAGG)
+		o[no++] = rq->out;
+	if (!rq->multi && rq->save != NULL)
+		o[no++] = rq->save;
+	if (no == 2 && strcmp(o[0], "-") == 0 && strcmp(o[1], "-") == 0)
+		prog_usage_error("-o and -w both name the standard output");
+	for (j = 0; j < no; j++)
+		out_plan(o[j]);
+	for (i = 0; i < rq->nbins && rq->multi; i++) {
+		if (rq->format != FMT_PREAGG)
+			out_plan(rq->bins[i].opath);
+		out_plan(rq->bins[i].wpath);
+	}
+	if (!rq->multi)
+		return;
 	if (rq->format != FMT_PREAGG && mkdir(rq->out, 0777) == -1 &&
 	    errno != EEXIST)
 		err(1, "%s", rq->out);

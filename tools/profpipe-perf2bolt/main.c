@@ -108,6 +108,7 @@ int
 main(int argc, char *argv[])
 {
 	prog_init(argc, argv);
+	run_signals();
 	expand_rsp(&argc, &argv);
 	parse_args(argc, argv, 1);
 
@@ -122,6 +123,7 @@ main(int argc, char *argv[])
 		prog_usage_error("--bat-input names the input of one BOLTed "
 		    "binary: give one binary with it");
 	bins_load(&rq);
+	bins_files(&rq);
 	plan(&rq, &pl);
 	if (rq.verbose)
 		pipeline_print(&pl);
@@ -348,6 +350,7 @@ rsp_read(const char *path, char ***v, int *n, size_t *cap, int depth)
 		prog_usage_error("@%s: response files nested too deep", path);
 	if ((fp = fopen(path, "r")) == NULL)
 		prog_open_error(path);
+	out_input(path);
 	while ((c = getc(fp)) != EOF) {
 		/* a command line, not a data file */
 		if (len == RSP_MAX)

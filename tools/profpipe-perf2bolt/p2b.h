@@ -58,6 +58,7 @@ struct request {
 /* binaries.c */
 void	 bins_add(struct request *, const char *path);
 void	 bins_load(struct request *);
+void	 bins_files(const struct request *);
 
 /* plan.c + run.c: one pipeline of stages */
 struct stage {
@@ -99,6 +100,8 @@ int	 stage_port(struct pipeline *, int parent, const char *pname);
 void	 plan(const struct request *, struct pipeline *);
 void	 pipeline_print(const struct pipeline *);
 int	 pipeline_run(struct pipeline *);	/* 0: every stage succeeded */
+void	 run_signals(void);	/* first: signals end the stages, remove
+				 * the temporary files */
 /* boltopts.c: whether perf2bolt-19 parses an option of that name */
 int	 bolt19_has(const char *name);
 

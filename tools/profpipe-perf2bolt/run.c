@@ -8,14 +8,14 @@
  * from one stream, the profiles of several binaries).  Recordings read
  * in turn by one preagg are /dev/fd/N arguments, and the decoder of the
  * next one starts when the one before has exited, so one decoder runs at
- * a time and shows its progress alone.  Each output is written to a
- * temporary file beside it, renamed when every stage has succeeded and
- * removed otherwise: a writer that reached the end of a stream its
- * producer broke off would otherwise leave a plausible, partial profile.
+ * a time and shows its progress alone.  Each output is out.c's: a file
+ * beside it named when every stage has succeeded and removed otherwise:
+ * a writer that reached the end of a stream its producer broke off would
+ * otherwise leave a plausible, partial profile.  The stages end with the
+ * driver, whatever ends it.
  * The filters are taken from the driver's own directory, so that a
  * build runs its own tools, else from PATH.
  */
-#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <err.h>
@@ -31,101 +31,87 @@
 
 #include "p2b.h"
 
-/* ---- outputs ---- */
+/* ---- outputs, signals ---- */
 
-struct outfile {
-	const char	*path;
-	char		*tmp;		/* NULL: written in place (a device) */
-	int		 fd;
-};
-static struct outfile *outs;
+/* the outputs (out.c): named when every stage has succeeded, removed
+ * otherwise, at any exit and by on_signal */
+static struct output *outs;
 static size_t nouts, capouts;
 
-/* what the signal handler removes and stops */
-static char **tmplist;
-static char *volatile *tmps;
-static volatile size_t ntmps;
+/* the stages running, for on_signal and an exit before they end */
 static pid_t *volatile kids;
 static volatile size_t nkids;
 
 static void
-on_signal(int sig)
+kill_kids(void)
 {
 	size_t i;
 
 	for (i = 0; i < nkids; i++)
 		if (kids[i] > 0)
 			kill(kids[i], SIGTERM);
-	for (i = 0; i < ntmps; i++)
-		if (tmps[i] != NULL)
-			unlink(tmps[i]);
+}
+
+static void
+on_signal(int sig)
+{
+	kill_kids();
+	out_remove_pending();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
-/* an output file: a temporary file beside path, or path itself when it
- * is no regular file (-o /dev/null, a FIFO) */
+static const int stopsigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* before anything is made: a signal that ends the driver ends its stages
+ * and removes its temporary files (one ignored, as under nohup, stays
+ * ignored, in the stages too) */
+void
+run_signals(void)
+{
+	struct sigaction sa;
+	size_t i;
+
+	for (i = 0; i < NELEM(stopsigs); i++)
+		if (sigaction(stopsigs[i], NULL, &sa) == 0 &&
+		    sa.sa_handler != SIG_IGN)
+			signal(stopsigs[i], on_signal);
+	atexit(kill_kids);
+}
+
 static int
 out_file(const char *path)
 {
-	struct outfile *o;
-	struct stat st;
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	mode_t um;
-
 	xgrow(&outs, &capouts, nouts + 1, sizeof(*outs));
-	o = &outs[nouts];
-	memset(o, 0, sizeof(*o));
-	o->path = path;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if ((o->fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) == -1)
-			err(1, "%s", path);
-		return (int)nouts++;
-	}
-	o->tmp = xmalloc(dirlen + 32);
-	memcpy(o->tmp, path, dirlen);
-	strcpy(o->tmp + dirlen, ".profpipe.XXXXXX");
-	if ((o->fd = mkostemp(o->tmp, O_CLOEXEC)) == -1)
-		err(1, "%s", path);
-	um = umask(0);
-	umask(um);
-	(void)fchmod(o->fd, 0666 & ~um);
-	/* the handler's list: it sees the new name once the count says so */
-	tmplist = xreallocarray(tmplist, ntmps + 1, sizeof(*tmplist));
-	tmplist[ntmps] = o->tmp;
-	tmps = tmplist;
-	ntmps = ntmps + 1;
+	out_open(&outs[nouts], path);
 	return (int)nouts++;
 }
 
+static int
+out_fd(int k)
+{
+	return fileno(outs[k].fp);
+}
+
+/* every output named (a failure: exit 1, the others removed), or every
+ * one removed; a signal then waits for the end */
 static void
 outs_finish(int ok)
 {
+	sigset_t mask, old;
 	size_t i;
 
-	for (i = 0; i < nouts; i++) {
-		struct outfile *o = &outs[i];
-
-		if (o->fd >= 0 && close(o->fd) == -1 && ok) {
-			warn("%s", o->path);
-			ok = 0;
-		}
-		o->fd = -1;
-	}
-	for (i = 0; i < nouts; i++) {
-		struct outfile *o = &outs[i];
-
-		if (o->tmp == NULL)
-			continue;
-		if (ok && rename(o->tmp, o->path) == -1) {
-			warn("%s", o->path);
-			ok = 0;
-		}
-		if (!ok)
-			unlink(o->tmp);
-	}
-	ntmps = 0;
+	sigemptyset(&mask);
+	for (i = 0; i < NELEM(stopsigs); i++)
+		sigaddset(&mask, stopsigs[i]);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	for (i = 0; i < nouts; i++)
+		if (ok)
+			out_commit(&outs[i]);
+		else
+			out_abort(&outs[i]);
+	nouts = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* ---- the copying threads ---- */
@@ -251,11 +237,17 @@ struct wiring {
 	int	 nkeep;
 };
 
+/* a stage, forked with the signals that stop the driver blocked (the
+ * handler must know its pid first); in the child, the driver's handler
+ * goes, the signal mask is the driver's own (old) again, and the stage
+ * ends when the driver does, however it ends */
 static void
-spawn(struct stage *s, const struct wiring *w)
+spawn(struct stage *s, const struct wiring *w, const sigset_t *old)
 {
 	char path[PATH_MAX + 64];
-	pid_t pid;
+	struct sigaction sa;
+	pid_t pid, parent = getpid();
+	size_t k;
 	int i;
 
 	if ((pid = fork()) == -1)
@@ -265,10 +257,13 @@ spawn(struct stage *s, const struct wiring *w)
 		s->started = 1;
 		return;
 	}
+	prog_child_of(parent);
+	for (k = 0; k < NELEM(stopsigs); k++)
+		if (sigaction(stopsigs[k], NULL, &sa) == 0 &&
+		    sa.sa_handler == on_signal)
+			signal(stopsigs[k], SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	sigprocmask(SIG_SETMASK, old, NULL);
 	if (w->in != 0 && dup2(w->in, 0) == -1)
 		_exit(127);
 	if (dup2(w->out, 1) == -1)
@@ -393,7 +388,7 @@ pipeline_run(struct pipeline *pl)
 		if (s->outpath != NULL)
 			fo = out_file(s->outpath);
 		if (nd == 1 && fo >= 0) {
-			w[i].out = outs[fo].fd;
+			w[i].out = out_fd(fo);
 			continue;
 		}
 		if (nd == 1) {
@@ -434,7 +429,7 @@ fdarg:
 		tees[i].out = xcalloc((size_t)nd, sizeof(int));
 		if (fo >= 0) {
 			tees[i].isfile[tees[i].nout] = 1;
-			tees[i].out[tees[i].nout++] = outs[fo].fd;
+			tees[i].out[tees[i].nout++] = out_fd(fo);
 		}
 		for (j = 0; j < n; j++) {
 			if (pl->st[j].in != (int)i)
@@ -445,20 +440,9 @@ fdarg:
 			tees[i].out[tees[i].nout++] = p[1];
 		}
 	}
-	/* the outputs written by a stage are the stage's once it runs;
-	 * those a thread writes stay open until the end */
-	for (i = 0; i < n; i++)
-		for (j = 0; j < nouts; j++)
-			if (outs[j].fd >= 0 && w[i].out == outs[j].fd) {
-				CLOSE_AFTER(i, outs[j].fd);
-				outs[j].fd = -1;
-			}
-
+	/* the outputs stay open here until they are renamed (out.c) */
 	kids = xcalloc(n, sizeof(pid_t));
 	nkids = n;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
 	for (i = 0; i < n; i++)
 		if (tees[i].nout > 0 &&
 		    (errno = pthread_create(&tees[i].th, NULL, tee_main,
@@ -467,9 +451,8 @@ fdarg:
 	/* the handler must see each pid before the child can be killed by
 	 * anything else */
 	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
+	for (k = 0; k < (int)NELEM(stopsigs); k++)
+		sigaddset(&mask, stopsigs[k]);
 	for (;;) {
 		pid_t pid;
 		int st;
@@ -487,7 +470,7 @@ fdarg:
 			    !(pl->st[s->gate].done && pl->st[s->gate].status == 0)))
 				continue;
 			sigprocmask(SIG_BLOCK, &mask, &old);
-			spawn(s, &w[i]);
+			spawn(s, &w[i], &old);
 			kids[i] = s->pid;
 			sigprocmask(SIG_SETMASK, &old, NULL);
 			running++;

@@ -575,6 +575,31 @@ run_graph(struct opts *o)
 	return 0;
 }
 
+/* the files read and written: none written over another (out.c) */
+static void
+files_check(const struct opts *o)
+{
+	char err[512];
+	size_t i;
+
+	for (i = 0; i < o->bins.n; i++)
+		out_input(o->bins.path[i]);
+	out_input(o->in);
+	if (o->bat != NULL)
+		out_input(o->bat);
+	if (o->pastend != NULL)
+		out_input(o->pastend);
+	for (i = 0; i < o->bins.n; i++) {
+		char *p = NULL;
+
+		if (o->dir != NULL && (p = binlist_outpath(&o->bins, i, o->dir,
+		    "yaml", err, sizeof(err))) == NULL)
+			errx(1, "%s", err);
+		out_plan(o->dir != NULL ? p : o->outpath);
+		free(p);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -656,6 +681,7 @@ main(int argc, char **argv)
 			    "profile per binary", argv[0]);
 		o.in = argc == 2 ? argv[1] : "-";
 	}
+	files_check(&o);
 	if (o.bat != NULL) {
 		/* bat.c: hashes and blocks from the BOLTed binary's tables */
 		yw_bat(o.outpath, o.bat, o.bins.path[0], o.in, o.pastend,
