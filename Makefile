@@ -35,7 +35,7 @@ LDLIBS_prfraw2idx = -lz
 LDLIBS_bbmap      = -lelf -lz -lzstd
 LDLIBS_batmap     = -lelf -lz
 LDLIBS_fdatawrite = -lelf -lz -lcapstone
-LDLIBS_yamlwrite  = -lyaml -lcapstone -lelf -lz $(LLVM_LIBS) -lstdc++
+LDLIBS_yamlwrite  = -lyaml -lcapstone -lelf -lz
 LDLIBS_profpipe-perf2bolt = -lelf -lz -pthread
 LDLIBS_afdowrite  = -ldw -lelf -lz -lcapstone
 # heatmap: Capstone (for --density's graphs) linked in, in a fixed-address
@@ -44,22 +44,38 @@ LDLIBS_afdowrite  = -ldw -lelf -lz -lcapstone
 LDLIBS_heatmap    = -lelf -lz -Wl,-Bstatic -lcapstone -Wl,-Bdynamic -lm -no-pie
 LDLIBS  ?=
 
-# LLVM 19's MC layer, for yamlwrite's hashes only: libbolt/llvm/mcx86.cc, the
-# one C++ file (x86-64 and AArch64), behind C headers (libbolt/llvm/mcx86.h,
-# mca64.h), linked with the static libraries of Debian's llvm-19-dev, only
-# the components it uses: the whole of libLLVM-19.so cost each run about
-# 25 ms of relocation at start-up and 40 MB of peak memory; nothing else
-# includes LLVM
-LLVM_CONFIG ?= llvm-config-19
+# The bridge to LLVM's MC layer (libbolt/llvm/: BOLT's hashes, and which
+# AArch64 words decode), one C++ source built against each llvm-N-dev
+# present into a shared object per release, build/lib/profpipe-llvmN.so,
+# installed in $(LIBDIR); the tools open the release a pipeline is made
+# for at run time (libbolt/llvm/llvmbr.c), so one build serves every
+# release.  Each object holds only the parts of LLVM it uses, from the
+# static libraries (the whole of libLLVM.so cost each run about 25 ms of
+# relocation and 40 MB of memory); nothing else includes or links LLVM.
+LIBDIR  ?= $(PREFIX)/lib/profpipe
+LLVM_RELEASES = 19 22
+LLVM_HAVE := $(foreach r,$(LLVM_RELEASES),$(if $(shell command -v llvm-config-$(r) 2>/dev/null),$(r)))
+$(foreach r,$(filter-out $(LLVM_HAVE),$(LLVM_RELEASES)),$(info profpipe: LLVM $(r)'s bridge is not built: llvm-$(r)-dev is not installed))
 LLVM_COMPONENTS = x86disassembler x86desc x86info aarch64disassembler \
 	aarch64desc aarch64info mcdisassembler
-LLVM_CXXFLAGS := $(patsubst -I%,-isystem %,$(shell $(LLVM_CONFIG) --cxxflags))
-LLVM_LIBS := $(shell $(LLVM_CONFIG) --ldflags) \
-	$(shell $(LLVM_CONFIG) --link-static --libs $(LLVM_COMPONENTS)) \
-	-lz -lzstd -lm
+BRIDGESRC = $(wildcard libbolt/llvm/*.cc)
+BRIDGES = $(LLVM_HAVE:%=$(BUILD)/lib/profpipe-llvm%.so)
 CXXWARN = -Wall -Wextra -Werror -Wshadow
-# a tool's C++ objects (the bridge)
-CXXOBJ_yamlwrite = $(BUILD)/obj/libbolt/llvm/mcx86.o
+# bridge_rules R: release R's objects (the C build's options but the
+# C-only ones) and its shared object, exporting one function
+define bridge_rules
+$(BUILD)/obj/llvm$(1)/%.o: libbolt/llvm/%.cc $(HDRS) $(wildcard libbolt/llvm/*.hh)
+	@mkdir -p $$(dir $$@)
+	$$(CXX) $$(patsubst -I%,-isystem %,$$(shell llvm-config-$(1) --cxxflags)) \
+		$$(INCLUDES) $$(filter-out -std=% $$(WARN),$$(CFLAGS)) \
+		$$(CXXWARN) -fPIC -fvisibility=hidden -c -o $$@ $$<
+$(BUILD)/lib/profpipe-llvm$(1).so: $(BRIDGESRC:libbolt/llvm/%.cc=$(BUILD)/obj/llvm$(1)/%.o)
+	@mkdir -p $$(dir $$@)
+	$$(CXX) -shared $$(LDFLAGS) -o $$@ $$^ -Wl,--exclude-libs,ALL \
+		-Wl,-z,defs $$(shell llvm-config-$(1) --ldflags) \
+		$$(shell llvm-config-$(1) --link-static --libs $(LLVM_COMPONENTS)) \
+		-lz -lzstd -lm
+endef
 
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	    -DPROFPIPE_TESTHOOKS \
@@ -88,7 +104,11 @@ TESTLIBS_bbcfgtest = -lcapstone
 TESTSRC_bbcfgtest = tools/bbmap/bbaddrmap.c tools/bbmap/bbcfg.c
 TESTSRC_commontest = tools/prfraw2idx/md5.c
 
-all: $(BINS)
+all: $(BINS) $(BRIDGES)
+
+# the bridges (bridge_rules above)
+$(foreach r,$(LLVM_HAVE),$(eval $(call bridge_rules,$(r))))
+$(BUILD)/obj/libbolt/llvm/llvmbr.o: override CPPFLAGS += -DPROFPIPE_LIBDIR='"$(LIBDIR)"'
 
 .SECONDEXPANSION:
 testbins: $(TESTBINS)
@@ -111,16 +131,10 @@ $(BUILD)/libbolt.a: $(BOLTSRC:%.c=$(BUILD)/obj/%.o)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/bin/%: $$(call toolobj,$$*) $$(CXXOBJ_$$*) $(LIBS)
+$(BUILD)/bin/%: $$(call toolobj,$$*) $(LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBS) \
 		$(LDLIBS_$*) $(LDLIBS)
-
-# the C++ bridge: the C build's options but the C-only ones
-$(BUILD)/obj/%.o: %.cc $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CXX) $(LLVM_CXXFLAGS) $(INCLUDES) $(filter-out -std=% $(WARN),$(CFLAGS)) \
-		$(CXXWARN) -c -o $@ $<
 
 # The test suite runs against a sanitized build so that memory errors in
 # any parser fail the tests instead of passing by luck.
@@ -162,8 +176,8 @@ FUZZ_preagg   = pa
 # fuzz_afdodwarf: afdowrite's code map, DWARF and line-table readers
 FUZZ_afdodwarf = afdowrite
 # fuzz_x86dec: x86dec.c against Capstone (x86class.c), all libbolt
-# fuzz_a64dec: a64dec.c against LLVM 19's disassembler (a64llvm.c,
-# which loads libLLVM itself), all libbolt
+# fuzz_a64dec: a64dec.c against the LLVM release's disassembler (through
+# the bridge, build/lib/profpipe-llvmN.so, which it loads), all libbolt
 FUZZERS = $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZCC  ?= clang-19
 FUZZFLAGS = -std=c11 -g -O1 -D_GNU_SOURCE -DPROFPIPE_FUZZ $(INCLUDES) \
@@ -199,6 +213,8 @@ install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
 	install -m 0755 $(BINS) $(DESTDIR)$(BINDIR)
+	$(if $(BRIDGES),mkdir -p $(DESTDIR)$(LIBDIR))
+	$(if $(BRIDGES),install -m 0644 $(BRIDGES) $(DESTDIR)$(LIBDIR))
 	install -m 0644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1
 	install -m 0644 $(wildcard man/*.5) $(DESTDIR)$(MANDIR)/man5
 	install -m 0644 $(wildcard man/*.7) $(DESTDIR)$(MANDIR)/man7

@@ -29,6 +29,7 @@
 #include "pa.h"
 #include "pawalk.h"
 #include "binlist.h"
+#include "llvmrel.h"
 
 /* options (fdatawrite(1)); the long-only ones above 255 */
 enum { O_BOLTED = 257, O_TRANSLATED, O_LITERAL, O_PASTEND };
@@ -55,6 +56,7 @@ static const struct prog_opt opts[] = {
 	{ "translated", no_argument, O_TRANSLATED, NULL,
 	    "the default (batmap's pairs of blocks as the input's\n"
 	    "edges), accepted for scripts that name it" },
+	LLVMREL_OPT,
 	{ "jobs", required_argument, 'j', "N",
 	    "walk the profile in N processes once it is read\n"
 	    "(default: the CPUs, up to 4, for a profile that\n"
@@ -66,10 +68,10 @@ static const struct prog_opt opts[] = {
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"[-qv] [--bolted [--past-end file] | --literal] [-j n] [-M mem]... "
-	"[-o fdata] binary [preagg]\n"
-	"[-qv] [--bolted | --literal] [-j n] [-M mem]... -d dir "
-	"binary|dir... < preagg",
+	"[-qv] [--bolted [--past-end file] | --literal] [--llvm=release] "
+	"[-j n]\n [-M mem]... [-o fdata] binary [preagg]\n"
+	"[-qv] [--bolted | --literal] [--llvm=release] [-j n] [-M mem]... "
+	"-d dir\n binary|dir... < preagg",
 	"Write the fdata perf2bolt-19 writes for a pre-aggregated profile "
 	"of binary.",
 	opts
@@ -737,7 +739,7 @@ static const struct pawalk_ops ops = {
 /* binary path, its functions and graphs, and its walker on reader r */
 static void
 ctx_open(struct ctx *c, const char *path, struct pa_reader *r, int bolted,
-    int literal)
+    int literal, enum llvm_rel rel)
 {
 	char err[512];
 
@@ -750,6 +752,7 @@ ctx_open(struct ctx *c, const char *path, struct pa_reader *r, int bolted,
 	    (c->cd = cfgdis_open(&c->bin.eo, &c->bin.ft, err,
 	    sizeof(err))) == NULL)
 		errx(1, "%s", err);
+	cfgdis_set_llvm(c->cd, rel);
 	c->ftc = xcalloc(c->bin.ft.n + 1, sizeof(*c->ftc));
 	c->ftd = xcalloc(c->bin.ft.n + 1, sizeof(*c->ftd));
 	c->w.bin = &c->bin;
@@ -854,10 +857,12 @@ main(int argc, char **argv)
 	struct pawalk **ws;
 	struct output out;
 	const char *outpath = NULL, *dir = NULL, *in, **memfiles = NULL;
-	const char *pepath = NULL;
+	const char *pepath = NULL, *llvm = NULL;
 	size_t nmemfiles = 0, i, n;
 	int ch, verbose = 0, quiet = 0, literal = 0, translated = 0, bolted = 0, multi;
 	int jobs = 0;
+	enum llvm_rel rel;
+	char err[512];
 
 	prog_init(argc, argv);
 	memset(&bl, 0, sizeof(bl));
@@ -901,8 +906,13 @@ main(int argc, char **argv)
 		case 'v':
 			verbose = 1;
 			break;
+		case 'L':
+			llvm = optarg;
+			break;
 		}
 	}
+	if (llvmrel_get(llvm, &rel, err, sizeof(err)) == -1)
+		prog_usage_error("%s", err);
 	argc -= optind;
 	argv += optind;
 	if (dir != NULL && outpath != NULL)
@@ -959,7 +969,7 @@ main(int argc, char **argv)
 	cs = xcalloc(n, sizeof(*cs));
 	memset(&r, 0, sizeof(r));
 	for (i = 0; i < n; i++) {
-		ctx_open(&cs[i], bl.path[i], &r, bolted, literal);
+		ctx_open(&cs[i], bl.path[i], &r, bolted, literal, rel);
 		cs[i].withmem = nmemfiles > 0;
 	}
 	for (i = 0; i < n; i++)
@@ -975,6 +985,10 @@ main(int argc, char **argv)
 	if (pawalk_run_par(ws, n, &r, jobs, msg, sizeof(msg)) == -1)
 		errx(1, "%s", msg);
 	free(ws);
+	/* a graph made without the release's disassembler is not BOLT's */
+	for (i = 0; i < n; i++)
+		if (cfgdis_error(cs[i].cd) != NULL)
+			errx(1, "%s", cfgdis_error(cs[i].cd));
 	for (i = 0; i < n; i++)
 		ft_lines(&cs[i]);
 	for (i = 0; i < nmemfiles; i++)

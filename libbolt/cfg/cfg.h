@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "llvmrel.h"
+
 #define CFG_ENTRY	0x01u	/* an entry point (the first block, or a
 				 * secondary entry) */
 #define CFG_LPAD	0x02u	/* a landing pad */
@@ -110,6 +112,9 @@ struct cfg {
 long	 cfg_block_at(const struct cfg *, uint64_t off);
 /* the site at offset off, or NULL (binary search) */
 const struct cfg_site *cfg_site_at(const struct cfg *, uint64_t off);
+/* the first site at or after offset off (g->nsites: none): a block's
+ * are those from its start to its end */
+size_t	 cfg_site_from(const struct cfg *, uint64_t off);
 /* does BOLT 19 take a branch from offset off as from its instruction
  * (DataReader::recordBranch: BinaryFunction::getInstructionAtOffset
  * finds it): a branch, call or return, a NOP, its block's last
@@ -183,6 +188,10 @@ const struct cfg *cfgdis_get(struct cfgdis *, size_t i);
  * nothing is gathered and no graph built ahead. */
 void	 cfgdis_prepare_ahead(struct cfgdis *);
 const struct cfg *cfgdis_build_ahead(struct cfgdis *, size_t i);
+/* function i's graph for a look at it (another function's jump tables:
+ * hashsym.c), built if need be with its counts kept apart, as
+ * cfgdis_build_ahead's, until cfgdis_get takes it */
+const struct cfg *cfgdis_peek(struct cfgdis *, size_t i);
 /* cfgdis_prepare_ahead while a profile read from in ("-": the standard
  * input) is not there yet: in relocation mode, when in is a pipe or a
  * socket with nothing to read (the stage before is still at work: preagg
@@ -260,8 +269,16 @@ int	 cfgdis_insn_ref(struct cfgdis *, const uint8_t *p, size_t left,
 /* "x86-64", "AArch64" */
 const char *cfgdis_arch_name(const struct cfgdis *);
 /* the decoder that says what an instruction is: "Capstone" (x86-64),
- * "LLVM 19" (AArch64) */
+ * "LLVM 19" or "LLVM 22" (AArch64: the release's) */
 const char *cfgdis_decoder(const struct cfgdis *);
+/* the LLVM release the graphs are made for (llvmrel.h; 19 until set):
+ * on AArch64, which words decode is its disassembler's answer where
+ * a64dec cannot tell (a64cfg.c loads the release's bridge, llvmbr.h,
+ * the first time) */
+void	 cfgdis_set_llvm(struct cfgdis *, enum llvm_rel);
+/* why a graph could not be made as BOLT makes it (the release's bridge
+ * cannot be loaded), or NULL; the tool fails with it */
+const char *cfgdis_error(const struct cfgdis *);
 void	 cfgdis_close(struct cfgdis *);
 
 #endif

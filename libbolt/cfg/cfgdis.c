@@ -266,6 +266,7 @@ cfgdis_open(struct elfobj *eo, const struct functab *ft, char *err,
 	d->ft = ft;
 	d->eo = eo;
 	d->arch = arch;
+	cfgdis_set_llvm(d, LLVMREL_DEFAULT);
 	/* HasBATSection: a BOLTed binary that llvm-bolt --enable-bat wrote */
 	d->bat = elfobj_section(eo, BAT_SECTION, NULL, NULL, NULL, NULL) == 1;
 	if (arch->open(d, err, errlen) == -1) {
@@ -369,6 +370,7 @@ cfgdis_close(struct cfgdis *d)
 	free(d->rel);
 	free(d->secdata);
 	d->arch->close(d);
+	free(d->error);
 	free(d);
 }
 
@@ -459,7 +461,21 @@ cfgdis_arch_name(const struct cfgdis *d)
 const char *
 cfgdis_decoder(const struct cfgdis *d)
 {
-	return d->arch->decoder;
+	return d->decoder;
+}
+
+void
+cfgdis_set_llvm(struct cfgdis *d, enum llvm_rel rel)
+{
+	d->llvm = rel;
+	snprintf(d->decoder, sizeof(d->decoder), d->arch->decoder,
+	    llvmrel_name(rel));
+}
+
+const char *
+cfgdis_error(const struct cfgdis *d)
+{
+	return d->error;
 }
 
 long
@@ -620,21 +636,23 @@ cfgdis_stats_add(struct cfgdis_stats *a, const struct cfgdis_stats *b,
 	a->jtcut += m * b->jtcut;
 }
 
-const struct cfg *
-cfgdis_build_ahead(struct cfgdis *d, size_t fi)
+/* function fi's graph built, its counts (and with with_facts those of
+ * gathering its facts) kept apart until cfgdis_get takes it: the stats
+ * say what was got */
+static const struct cfg *
+build_apart(struct cfgdis *d, size_t fi, int with_facts)
 {
 	struct cfgdis_stats st;
 
-	if (fi >= d->ft->n || d->undec == NULL)
-		return NULL;
 	if (d->g[fi] != NULL)
 		return d->g[fi];
 	if (d->ahead == NULL) {
 		d->ahead = xcalloc(d->ft->n + 1, sizeof(*d->ahead));
 		d->isahead = xcalloc(d->ft->n + 1, sizeof(*d->isahead));
 	}
-	/* the graph's counts kept apart: the stats say what was got */
 	st = d->stats;
+	if (with_facts)
+		ensure(d, fi);
 	d->g[fi] = cd_build(d, fi);
 	d->ahead[fi] = d->stats;
 	cfgdis_stats_add(&d->ahead[fi], &st, -1);
@@ -642,6 +660,22 @@ cfgdis_build_ahead(struct cfgdis *d, size_t fi)
 	d->stats = st;
 	cd_code_read(d, d->ft->f[fi].size);
 	return d->g[fi];
+}
+
+const struct cfg *
+cfgdis_build_ahead(struct cfgdis *d, size_t fi)
+{
+	if (fi >= d->ft->n || d->undec == NULL)
+		return NULL;
+	return build_apart(d, fi, 0);
+}
+
+const struct cfg *
+cfgdis_peek(struct cfgdis *d, size_t fi)
+{
+	if (fi >= d->ft->n)
+		return NULL;
+	return build_apart(d, fi, 1);
 }
 
 /* the jump tables BOLT creates while it disassembles function fi, in
@@ -793,14 +827,21 @@ cfg_is_succ(const struct cfg *g, size_t i, size_t j)
 	return 0;
 }
 
-const struct cfg_site *
-cfg_site_at(const struct cfg *g, uint64_t off)
+size_t
+cfg_site_from(const struct cfg *g, uint64_t off)
 {
 	size_t lo;
 
 	SEARCH_FIRST(lo, g->nsites, m, g->sites[m].off < off);
-	return lo < g->nsites && g->sites[lo].off == off ? &g->sites[lo] :
-	    NULL;
+	return lo;
+}
+
+const struct cfg_site *
+cfg_site_at(const struct cfg *g, uint64_t off)
+{
+	size_t k = cfg_site_from(g, off);
+
+	return k < g->nsites && g->sites[k].off == off ? &g->sites[k] : NULL;
 }
 
 int

@@ -14,7 +14,8 @@
  *
  * and each architecture is a struct cfg_arch of its own file, chosen by
  * e_machine in cfgdis_open: x86cfg.c (with x86class.c and x86dec.c) and
- * a64cfg.c (AArch64, with a64dec.c and LLVM's own decoder, a64llvm.c).
+ * a64cfg.c (AArch64, with a64dec.c and, where a64dec cannot tell
+ * whether a word decodes, the release's own disassembler: llvmbr.h).
  * AArch64 differs in a few places, hooks x86-64 leaves unset: its
  * decoding leaves out the constant islands the $d/$x mapping symbols
  * mark (gaps), BOLT 19 finds no jump table on it (every br is an unknown
@@ -95,6 +96,9 @@ struct cfgdis {
 	struct elfobj	*eo;
 	const struct cfg_arch *arch;	/* the decoder (cfgdis_open) */
 	void		*archd;		/* its state */
+	enum llvm_rel	 llvm;		/* cfgdis_set_llvm */
+	char		 decoder[32];	/* cfgdis_decoder */
+	char		*error;		/* cfgdis_error */
 	const uint8_t	**secdata;	/* contents of each ft->secs, or NULL */
 	const struct fsec *lastsec;	/* cd_sec_bytes' last section */
 	/* relocation mode: static relocations, by offset */
@@ -219,9 +223,14 @@ enum { IB_UNKNOWN, IB_TAIL, IB_TABLE };	/* jump_table's answers */
 
 /* an architecture's decoder: what the graph builder asks of the
  * instruction set */
+struct hashsym;
+struct llvmbr_block;
 struct cfg_arch {
 	const char	*name;
-	const char	*decoder;	/* cfgdis_decoder */
+	const char	*decoder;	/* cfgdis_decoder (%s: the LLVM
+					 * release) */
+	/* BOLT's hash strings of a function (hashsym.h), NULL: none */
+	uint64_t (*hash_strings)(struct hashsym *, struct llvmbr_block *);
 	uint16_t	 machine;	/* EM_* */
 	/* its state in d->archd; -1 with a message in err */
 	int	(*open)(struct cfgdis *d, char *err, size_t errlen);
@@ -322,6 +331,10 @@ int	 cd_analyze_table(struct fbuild *b, uint64_t t, int pic, int final,
 int	 cd_find_tables(struct fbuild *b);
 const struct bfunc * cd_func_past_end(const struct functab *ft, uint64_t a);
 void	 cd_lite_tables(struct cfgdis *d, const uint8_t *set);
+/* relocation mode: the references of code to data (d->cref), read once */
+void	 cd_read_crefs(struct cfgdis *d);
+/* the addresses of the tables function fi dispatches through, sorted */
+const uint64_t *cd_func_tables(struct cfgdis *d, size_t fi, uint32_t *n);
 struct cfg * cd_build(struct cfgdis *d, size_t fi);
 void	 cd_fbuild_init(struct fbuild *b, struct cfgdis *d, size_t fi);
 void	 cd_fbuild_done(struct fbuild *b);

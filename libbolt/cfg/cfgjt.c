@@ -139,8 +139,8 @@ crefcmp(const void *a, const void *b)
 /* relocation mode: the references of code to data, by the address they
  * name (cfg_arch.reloc_data_ref).  Every table of a function is named
  * so. */
-static void
-read_crefs(struct cfgdis *d)
+void
+cd_read_crefs(struct cfgdis *d)
 {
 	const struct functab *ft = d->ft;
 	size_t i, cap = 0;
@@ -167,8 +167,8 @@ read_crefs(struct cfgdis *d)
 
 /* the tables function fi dispatches through, as BOLT creates them while
  * disassembling it (processIndirectBranch, handleAddressRef) */
-static const uint64_t *
-func_tables(struct cfgdis *d, size_t fi, uint32_t *n)
+const uint64_t *
+cd_func_tables(struct cfgdis *d, size_t fi, uint32_t *n)
 {
 	if (!d->jtknown[fi]) {
 		struct fbuild b;
@@ -201,7 +201,7 @@ cd_lite_tables(struct cfgdis *d, const uint8_t *set)
 
 		if (!set[i])
 			continue;
-		v = func_tables(d, i, &nt);
+		v = cd_func_tables(d, i, &nt);
 		for (k = 0; k < nt; k++) {
 			xgrow(&d->ltabs, &d->capltabs, d->nltabs + 1,
 			    sizeof(*d->ltabs));
@@ -243,14 +243,14 @@ next_table(struct fbuild *b, uint64_t t, uint64_t ub, int *other)
 		return nx;
 	}
 	if (!d->crefdone)
-		read_crefs(d);
+		cd_read_crefs(d);
 	SEARCH_FIRST(lo, d->ncref, m, d->cref[m].addr <= t);
 	for (k = lo; k < d->ncref && d->cref[k].addr < ub; k++) {
 		const uint64_t *v;
 
 		if (d->cref[k].fi == (uint32_t)b->fi)
 			continue;
-		v = func_tables(d, d->cref[k].fi, &nt);
+		v = cd_func_tables(d, d->cref[k].fi, &nt);
 		if (sorted_has(v, nt, d->cref[k].addr)) {
 			*other = 1;
 			return d->cref[k].addr;

@@ -17,11 +17,12 @@
  *   NOP                   hint #0 (no other hint)
  *
  * hlt, svc and the other exception-generating instructions are none of
- * these.  Whether a word decodes at all is LLVM's answer (a64llvm.h):
- * a64d_decode classifies any word as if it did.  Checked against LLVM
- * 19's MCDisassembler and MCInstrDesc over every 32-bit word
+ * these.  Whether a word decodes is a64d_valid's answer where it gives
+ * one, else the release's disassembler's (llvmbr.h): a64d_decode
+ * classifies any word as if it did.  Checked against LLVM 19's and 22's
+ * MCDisassembler and MCInstrDesc over every 32-bit word
  * (tests/tools/a64dectest does so on real code and random words through
- * LLVM's C interface; fuzz/fuzz_a64dec.c too).
+ * the bridge, a64chk.h; fuzz/fuzz_a64dec.c too).
  */
 #ifndef PROFPIPE_A64DEC_H
 #define PROFPIPE_A64DEC_H
@@ -55,6 +56,13 @@ struct a64d {
 
 /* the word w at address pc */
 void	 a64d_decode(uint32_t w, uint64_t pc, struct a64d *d);
+
+/* does w decode (BinaryFunction::disassemble: LLVM's disassembler with
+ * every feature, any status but Fail): 1 where every release's answer
+ * is yes (a64valid.c: the classes compilers emit), -1 where a64dec
+ * cannot tell: the release's disassembler must be asked (llvmbr_decode);
+ * 0 (no release decodes it) is never answered today */
+int	 a64d_valid(uint32_t w);
 
 /* a little-endian word at p */
 static inline uint32_t

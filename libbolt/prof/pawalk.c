@@ -650,6 +650,14 @@ split_put(void *arg, int k, FILE *fp)
 	size_t j;
 
 	(void)k;
+	/* a graph that could not be made as BOLT makes it (cfgdis_error):
+	 * the worker fails, and the parent with it */
+	for (j = 0; j < sp->nw; j++)
+		if (cfgdis_error(sp->ws[j]->cd) != NULL) {
+			fprintf(stderr, "%s: %s\n", progname,
+			    cfgdis_error(sp->ws[j]->cd));
+			return -1;
+		}
 	for (j = 0; j < sp->nw; j++) {
 		struct pawalk *w = sp->ws[j];
 		struct cfgdis_stats st = *cfgdis_stats(w->cd);

@@ -120,3 +120,39 @@ bolt_same() {
 	[ "$(echo "$output" | sed -n 's/^\([0-9]*\) functions.*/\1/p')" -ge 10 ]
 	grep -q 'profile-flags: \[sample\]' current.yaml
 }
+
+# the large program's source linked by clang-22 (sqlwork.c and Debian's
+# libsqlite3.a and libzstd.a, as build-large.sh links them), OUT
+build22() {
+	local L=/usr/lib/x86_64-linux-gnu
+	clang-22 -O2 -g $2 -c -o "$1.o" "$TOP/tests/large/sqlwork.c"
+	clang-22 $3 -Wl,--emit-relocs -o "$1" "$1.o" -Wl,--whole-archive \
+	    "$L/libsqlite3.a" "$L/libzstd.a" -Wl,--no-whole-archive -lm -lpthread -ldl
+}
+
+@test "yamlwrite --llvm=22, large program built by clang-22 (fixed addresses and PIE): perf2bolt-22's YAML, hashes included (gcc's string labels with addends, opcode names of LLVM 22); llvm-bolt-22 reads ours as it reads perf2bolt-22's" {
+	need_tool clang-22 /usr/lib/llvm-22/bin/perf2bolt /usr/lib/llvm-22/bin/llvm-bolt
+	build22 app22 -fno-pie -no-pie
+	build22 app22-pie -fPIE -pie
+	for b in app22 app22-pie; do
+		cfgwalk -D uniform -n 30000 -s 5 -m "$PWD/$b" -o $b.events $b
+		mkperfdata -o $b.data $b.events
+		/usr/lib/llvm-22/bin/perf2bolt -p $b.data --profile-format=yaml \
+		    -o $b.want.yaml $b > $b.p2b.log 2>&1
+		perfdecode $b.data | preagg -b $b | PROFPIPE_LLVM=22 yamlwrite -o $b.yaml $b
+		run python3 "$CMP" $b.want.yaml $b.yaml
+		echo "$output" >&2
+		[ "$status" -eq 0 ]
+		[ "$(echo "$output" | sed -n 's/^\([0-9]*\) functions, .*/\1/p')" -ge 2000 ]
+	done
+	B22=/usr/lib/llvm-22/bin/llvm-bolt
+	"$B22" app22 -o a.bolt -data app22.want.yaml -dyno-stats > a.log 2>&1
+	"$B22" app22 -o b.bolt -data app22.yaml -dyno-stats > b.log 2>&1
+	grep -q 'have non-empty execution profile' b.log
+	run grep -Ei 'stale|did not match|mismatch|invalid profile' b.log
+	[ "$status" -eq 1 ]
+	sed 's/a\.bolt/OUT/g; s/app22\.want\.yaml/DATA/g' a.log > a.txt
+	sed 's/b\.bolt/OUT/g; s/app22\.yaml/DATA/g' b.log > b.txt
+	same_file a.txt b.txt
+	[ "$(./b.bolt 1)" = "$(./app22 1)" ]
+}

@@ -104,6 +104,7 @@ struct bctx {
 	struct ywh	*h;		/* their hashes (LLVM's MC layer,
 					 * started when first needed) */
 	int		 stdhash;
+	enum llvm_rel	 llvm;		/* --llvm */
 	uint64_t	*bh;
 	size_t		 capbh;
 	/* counts for -v */
@@ -620,9 +621,11 @@ dis(struct bctx *c)
 {
 	char err[512];
 
-	if (c->cd == NULL && (c->cd = cfgdis_open(&c->b.bin.eo, &c->b.bin.ft, err,
-	    sizeof(err))) == NULL) {
-		errx(1, "%s", err);
+	if (c->cd == NULL) {
+		if ((c->cd = cfgdis_open(&c->b.bin.eo, &c->b.bin.ft, err,
+		    sizeof(err))) == NULL)
+			errx(1, "%s", err);
+		cfgdis_set_llvm(c->cd, c->llvm);
 	}
 	return c->cd;
 }
@@ -781,7 +784,7 @@ put_graph(struct bctx *c, struct yw *y, uint32_t p, const struct rec *r,
 		char err[512];
 
 		if (c->h == NULL && (c->h = ywh_open(&c->b.bin, dis(c),
-		    c->stdhash, err, sizeof(err))) == NULL) {
+		    c->llvm, c->stdhash, err, sizeof(err))) == NULL) {
 			fprintf(stderr, "%s: %s\n", progname, err);
 			exit(1);
 		}
@@ -1009,6 +1012,9 @@ write_yaml(struct bctx *c, const char *outpath, const char *bolted)
 			put_func(c, y, &fb, p, r + lo, hi - lo);
 		}
 	}
+	/* a graph made without the release's disassembler is not BOLT's */
+	if (c->cd != NULL && cfgdis_error(c->cd) != NULL)
+		errx(1, "%s", cfgdis_error(c->cd));
 	yw_finish(y, &out);
 	free(fb.bb);
 	free(fb.blk);
@@ -1052,7 +1058,7 @@ build_rev(struct bctx *c)
 
 void
 yw_bat(const char *outpath, const char *bolted, const char *input, const char *prof,
-    const char *pastend, int stdhash, int verbose)
+    const char *pastend, int stdhash, enum llvm_rel rel, int verbose)
 {
 	struct bctx c;
 	struct pa_entry e;
@@ -1062,6 +1068,7 @@ yw_bat(const char *outpath, const char *bolted, const char *input, const char *p
 
 	memset(&c, 0, sizeof(c));
 	c.stdhash = stdhash;
+	c.llvm = rel;
 	ktab_init(&c.recs, sizeof(struct rec), 4096, rec_hash);
 	if (batbin_open(&c.b, bolted, err, sizeof(err)) == -1 ||
 	    boltbin_load(&c.b.bin, 0, err, sizeof(err)) == -1 ||

@@ -33,6 +33,7 @@
 #include "pawalk.h"
 #include "yamlwrite.h"
 #include "binlist.h"
+#include "llvmrel.h"
 
 /* options (yamlwrite(1)); the long-only one above 255 */
 enum { O_LITERAL = 257, O_HASHFUNC, O_PASTEND };
@@ -46,6 +47,7 @@ static const struct prog_opt opts[] = {
 	    "branches the stream cannot name" },
 	{ "hash-func", required_argument, O_HASHFUNC, "F",
 	    "xxh3 (the default, as perf2bolt-19) or std-hash" },
+	LLVMREL_OPT,
 	{ "literal", no_argument, O_LITERAL, NULL,
 	    "drop a branch from an instruction that is no branch as\n"
 	    "perf2bolt --pa does (by default, batmap's pairs of blocks\n"
@@ -62,13 +64,13 @@ static const struct prog_opt opts[] = {
 	{ NULL, 0, 0, NULL, NULL }
 };
 static const struct prog_usage usage = {
-	"[-qv] [--literal] [--hash-func=f] [-o out.yaml]\n"
+	"[-qv] [--literal] [--hash-func=f] [--llvm=release] [-o out.yaml]\n"
 	" [--bat bolted [--past-end file]] binary [preagg]\n"
-	"[-qv] [--literal] [--hash-func=f] -d dir binary|dir... "
-	"< preagg",
+	"[-qv] [--literal] [--hash-func=f] [--llvm=release] -d dir "
+	"binary|dir... < preagg",
 	"Write the YAML profile perf2bolt-19 --profile-format=yaml writes for "
 	"a\npre-aggregated profile of binary, BOLT's function and block "
-	"hashes included\n(made by LLVM 19's MC layer).",
+	"hashes included\n(made by the LLVM release's own MC layer).",
 	opts
 };
 
@@ -83,6 +85,7 @@ struct ctx {
 	uint64_t	 nmismatch;	/* branches not on the graph */
 	struct ywh	*h;		/* hashes, once a function has them */
 	int		 stdhash;	/* --hash-func=std-hash */
+	enum llvm_rel	 llvm;		/* --llvm */
 };
 
 /* ------------------------------------------------------------------ */
@@ -268,7 +271,7 @@ hashes(struct ctx *c, size_t i, const struct cfg *g, uint64_t **bh,
 	if (g == NULL)
 		return 0;
 	if (c->h == NULL &&
-	    (c->h = ywh_open(&c->bin, c->cd, c->stdhash, err,
+	    (c->h = ywh_open(&c->bin, c->cd, c->llvm, c->stdhash, err,
 	    sizeof(err))) == NULL) {
 		fprintf(stderr, "%s: %s\n", progname, err);
 		exit(1);
@@ -368,6 +371,9 @@ write_yaml(struct ctx *c, const char *outpath, const char *binpath)
 		}
 		yw_func_out(w, &f);
 	}
+	/* a graph made without the release's disassembler is not BOLT's */
+	if (cfgdis_error(c->cd) != NULL)
+		errx(1, "%s", cfgdis_error(c->cd));
 	yw_finish(w, &out);
 	free(cs);
 	free(evs);
@@ -385,6 +391,7 @@ struct opts {
 	const char	*bat;		/* --bat: the BOLTed binary */
 	const char	*pastend;	/* --past-end */
 	int		 stdhash;	/* --hash-func=std-hash */
+	enum llvm_rel	 llvm;		/* --llvm */
 	int		 verbose, quiet;
 	int		 literal;	/* --literal */
 };
@@ -400,11 +407,13 @@ ctx_open(struct ctx *c, const struct opts *o, const char *path,
 
 	memset(c, 0, sizeof(*c));
 	c->stdhash = o->stdhash;
+	c->llvm = o->llvm;
 	brsum_init(&c->calls);
 	if (boltbin_open(&c->bin, path, 0, err, sizeof(err)) == -1 ||
 	    (c->cd = cfgdis_open(&c->bin.eo, &c->bin.ft, err,
 	    sizeof(err))) == NULL)
 		errx(1, "%s", err);
+	cfgdis_set_llvm(c->cd, c->llvm);
 	c->fp = xcalloc(c->bin.ft.n + 1, sizeof(*c->fp));
 	c->sampled = xcalloc(c->bin.ft.n + 1, sizeof(*c->sampled));
 	c->w.bin = &c->bin;
@@ -520,7 +529,7 @@ ahead(struct ctx *cs, size_t n, const char *in)
 			/* LLVM's start-up too; a failure is reported when
 			 * a hash is needed */
 			if (c->h == NULL && (c->h = ywh_open(&c->bin, c->cd,
-			    c->stdhash, err, sizeof(err))) == NULL)
+			    c->llvm, c->stdhash, err, sizeof(err))) == NULL)
 				return;
 			ywh_ahead(c->h, i, g);
 		}
@@ -601,6 +610,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o;
+	const char *llvm = NULL;
 	char err[512];
 	int ch;
 
@@ -636,8 +646,13 @@ main(int argc, char **argv)
 		case 'q':
 			o.quiet = 1;
 			break;
+		case 'L':
+			llvm = optarg;
+			break;
 		}
 	}
+	if (llvmrel_get(llvm, &o.llvm, err, sizeof(err)) == -1)
+		prog_usage_error("%s", err);
 	argc -= optind;
 	argv += optind;
 	if (o.dir != NULL && o.outpath != NULL)
@@ -676,7 +691,7 @@ main(int argc, char **argv)
 	if (o.bat != NULL) {
 		/* bat.c: hashes and blocks from the BOLTed binary's tables */
 		yw_bat(o.outpath, o.bat, o.bins.path[0], o.in, o.pastend,
-		    o.stdhash, o.verbose);
+		    o.stdhash, o.llvm, o.verbose);
 		binlist_free(&o.bins);
 		return 0;
 	}

@@ -9,7 +9,7 @@
  *   main.c   options, input, the functions' profiles from the control-flow
  *            graph of libbolt/cfg/cfgdis.c (any binary)
  *   hash.c   BOLT's function and block hashes of a function on that
- *            graph, from LLVM 19's MC layer (libbolt/llvm/mcx86.h)
+ *            graph, from the release's MC layer (libbolt/llvm/llvmbr.h)
  *   graph.c  a function's profile on its cfgdis graph and its blocks as
  *            YAMLProfileWriter::convert writes them: main.c's functions
  *            and bat.c's functions without tables
@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "llvmrel.h"
 
 /* a successor edge of a block: succ: [ { bid, cnt, mis } ] */
 struct yw_succ {
@@ -186,16 +188,17 @@ void	 ywg_convert(const struct cfg *g, const struct ywg_prof *,
 	    const uint64_t *bhash, struct ywg_buf *bu, struct yw_func *yf);
 void	 ywg_buf_free(struct ywg_buf *);
 
-/* hash.c: the function and block hashes perf2bolt-19 writes, from
- * LLVM's MC layer (libbolt/llvm/mcx86.h); stdhash: std::hash instead of
- * xxh3 (hash-func: std-hash).  ywh_open starts LLVM's x86-64 target
- * (NULL with the message in err); ywh_func hashes function fi of bin's
- * table on its graph g (cfgdis's): the function's hash, and each
- * block's into bhash[g->nblocks]; 0 for no graph */
+/* hash.c: the function and block hashes perf2bolt of release rel
+ * writes, from that release's MC layer (libbolt/llvm/llvmbr.h);
+ * stdhash: std::hash instead of xxh3 (hash-func: std-hash).  ywh_open
+ * loads the release's bridge for bin's architecture (NULL with the
+ * message in err); ywh_func hashes function fi of bin's table on its
+ * graph g (cfgdis's): the function's hash, and each block's into
+ * bhash[g->nblocks]; 0 for no graph */
 struct boltbin;
 struct ywh;
-struct ywh *ywh_open(struct boltbin *, struct cfgdis *, int stdhash,
-	    char *err, size_t errlen);
+struct ywh *ywh_open(struct boltbin *, struct cfgdis *, enum llvm_rel rel,
+	    int stdhash, char *err, size_t errlen);
 uint64_t ywh_func(struct ywh *, size_t fi, const struct cfg *g,
 	    uint64_t *bhash);
 /* the same made ahead, before it is known that function fi is written
@@ -212,6 +215,7 @@ void	 ywh_close(struct ywh *);
  * lines of batmap --past-end, written to outpath (NULL: stdout); dies
  * with the message on failure (exit 1, no output file) */
 void	 yw_bat(const char *outpath, const char *bolted, const char *input,
-	    const char *prof, const char *pastend, int stdhash, int verbose);
+	    const char *prof, const char *pastend, int stdhash,
+	    enum llvm_rel rel, int verbose);
 
 #endif

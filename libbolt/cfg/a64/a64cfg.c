@@ -9,8 +9,10 @@
  * Relocation.cpp; each rule below checked with perf2bolt-19 --print-all
  * on the programs of tests/52-aarch64.bats and tests/data/a64):
  *
- *  - every instruction is a 4-byte word that LLVM 19's disassembler with
- *    every feature decodes (a64llvm.c); a word it cannot decode makes
+ *  - every instruction is a 4-byte word that LLVM's disassembler with
+ *    every feature decodes (a64dec.c's a64d_valid, else the release's
+ *    own: llvmbr.h, loaded the first time a64dec cannot tell, which
+ *    real code seldom makes it); a word it cannot decode makes
  *    the function ignored, unless every byte from there to the end of the
  *    code is zero; its kind is a64dec.c's (brk and udf end blocks, hlt
  *    does not; the only NOP is hint #0); words are read from the bytes
@@ -52,8 +54,10 @@
 #include <string.h>
 
 #include "cfgint.h"
+#include "hashsym.h"
 #include "a64dec.h"
-#include "a64llvm.h"
+#include "a64rel.h"
+#include "llvmbr.h"
 
 #define SAMEKIND(x)	((int)A64K_##x == (int)IK_##x)
 _Static_assert(SAMEKIND(OTHER) && SAMEKIND(NOP) && SAMEKIND(JCC) &&
@@ -61,54 +65,14 @@ _Static_assert(SAMEKIND(OTHER) && SAMEKIND(NOP) && SAMEKIND(JCC) &&
     SAMEKIND(ICALL) && SAMEKIND(TRAP), "a64dec.h's kinds are the graph "
     "builder's");
 
-#ifndef R_AARCH64_TLSDESC_ADR_PREL21
-#define R_AARCH64_TLSDESC_ADR_PREL21	560
-#endif
-
-/* Relocation.cpp: isSupportedAArch64 */
-static int
-supported(uint32_t t)
-{
-	switch (t) {
-	case R_AARCH64_CALL26: case R_AARCH64_JUMP26:
-	case R_AARCH64_TSTBR14: case R_AARCH64_CONDBR19:
-	case R_AARCH64_ADR_PREL_LO21: case R_AARCH64_ADR_PREL_PG_HI21:
-	case R_AARCH64_ADR_PREL_PG_HI21_NC:
-	case R_AARCH64_LDST64_ABS_LO12_NC: case R_AARCH64_ADD_ABS_LO12_NC:
-	case R_AARCH64_LDST128_ABS_LO12_NC: case R_AARCH64_LDST32_ABS_LO12_NC:
-	case R_AARCH64_LDST16_ABS_LO12_NC: case R_AARCH64_LDST8_ABS_LO12_NC:
-	case R_AARCH64_ADR_GOT_PAGE: case R_AARCH64_TLSDESC_ADR_PREL21:
-	case R_AARCH64_TLSDESC_ADR_PAGE21:
-	case R_AARCH64_TLSIE_LD64_GOTTPREL_LO12_NC:
-	case R_AARCH64_TLSLE_ADD_TPREL_HI12:
-	case R_AARCH64_TLSLE_ADD_TPREL_LO12_NC: case R_AARCH64_LD64_GOT_LO12_NC:
-	case R_AARCH64_TLSDESC_LD64_LO12: case R_AARCH64_TLSDESC_ADD_LO12:
-	case R_AARCH64_TLSDESC_CALL: case R_AARCH64_TLSIE_ADR_GOTTPREL_PAGE21:
-	case R_AARCH64_PREL16: case R_AARCH64_PREL32: case R_AARCH64_PREL64:
-	case R_AARCH64_ABS16: case R_AARCH64_ABS32: case R_AARCH64_ABS64:
-	case R_AARCH64_MOVW_UABS_G0: case R_AARCH64_MOVW_UABS_G0_NC:
-	case R_AARCH64_MOVW_UABS_G1: case R_AARCH64_MOVW_UABS_G1_NC:
-	case R_AARCH64_MOVW_UABS_G2: case R_AARCH64_MOVW_UABS_G2_NC:
-	case R_AARCH64_MOVW_UABS_G3:
-		return 1;
-	}
-	return 0;
-}
-
 /* isGOTAArch64 */
 static int
 got(uint32_t t)
 {
-	switch (t) {
-	case R_AARCH64_ADR_GOT_PAGE: case R_AARCH64_LD64_GOT_LO12_NC:
-	case R_AARCH64_TLSIE_LD64_GOTTPREL_LO12_NC:
-	case R_AARCH64_TLSIE_ADR_GOTTPREL_PAGE21:
-	case R_AARCH64_TLSDESC_ADR_PREL21: case R_AARCH64_TLSDESC_ADR_PAGE21:
-	case R_AARCH64_TLSDESC_LD64_LO12: case R_AARCH64_TLSDESC_ADD_LO12:
-	case R_AARCH64_TLSDESC_CALL:
-		return 1;
-	}
-	return 0;
+	struct a64rel r;
+
+	a64rel_of(t, &r);
+	return r.got;
 }
 
 /* readRelocations drops: the unsupported types (analyzeRelocation
@@ -117,21 +81,11 @@ got(uint32_t t)
 static int
 a64_reloc_skip(uint32_t t)
 {
-	return !supported(t) || t == R_AARCH64_TLSLE_ADD_TPREL_HI12 ||
-	    t == R_AARCH64_TLSLE_ADD_TPREL_LO12_NC;
-}
+	struct a64rel r;
 
-/* getSizeForTypeAArch64 */
-static size_t
-reloc_size(uint32_t t)
-{
-	switch (t) {
-	case R_AARCH64_ABS16: case R_AARCH64_PREL16:
-		return 2;
-	case R_AARCH64_ABS64: case R_AARCH64_PREL64:
-		return 8;
-	}
-	return 4;
+	a64rel_of(t, &r);
+	return !r.supported || t == R_AARCH64_TLSLE_ADD_TPREL_HI12 ||
+	    t == R_AARCH64_TLSLE_ADD_TPREL_LO12_NC;
 }
 
 static int
@@ -186,6 +140,35 @@ a64_in_island(struct cfgdis *d, uint64_t a)
 }
 
 /* ---- decoding ---- */
+
+/* the state of the decoder: the release's bridge, once a64dec could
+ * not tell whether a word decodes */
+struct a64st {
+	struct llvmbr	*br;
+	int		 failed;
+};
+
+/* do the 4 bytes at p decode (a64dec.h: a64d_valid, else the release's
+ * disassembler); a bridge that cannot be loaded is the graphs' error
+ * (cfgdis_error), and the word taken as no instruction meanwhile */
+static int
+decodes(struct cfgdis *d, const uint8_t *p)
+{
+	struct a64st *st = d->archd;
+	char err[512];
+	int v = a64d_valid(a64d_word(p));
+
+	if (v >= 0)
+		return v;
+	if (st->br == NULL && !st->failed &&
+	    (st->br = llvmbr_open(d->llvm, EM_AARCH64, err, sizeof(err))) ==
+	    NULL) {
+		st->failed = 1;
+		d->error = xstrdup(err);
+	}
+	/* the address does not change whether a word decodes */
+	return st->br != NULL && llvmbr_decode(st->br, p, 4, 0x10000) == 4;
+}
 
 /* isZeroPaddingAt: every byte from off to the end of the code (the next
  * data mark of the function, or Size) zero; avail bytes at code */
@@ -252,13 +235,14 @@ a64_decode(struct cfgdis *d, size_t fi, struct insn **out, size_t *capout,
 		}
 		/* the decoder reads up to MaxSize (getData): a last
 		 * instruction may end past Size */
-		if (lim - off < 4 || !a64llvm_valid(w = a64d_word(code + off))) {
+		if (lim - off < 4 || !decodes(d, code + off)) {
 			if (zero_to_end(ft, f, code, avail, off))
 				break;
 			d->stats.undecodable += count != 0;
 			ret = -1;
 			break;
 		}
+		w = a64d_word(code + off);
 		a64d_decode(w, f->addr + off, &a);
 		memset(&in, 0, sizeof(in));
 		in.off = (uint32_t)off;
@@ -367,7 +351,7 @@ a64_veneer_at(struct cfgdis *d, uint64_t a)
 		uint32_t w = a64d_word(p + k);
 		struct a64d x, y;
 
-		if (!a64llvm_valid(w))
+		if (!decodes(d, p + k))
 			return 0;
 		a64d_decode(w, a + k, &x);
 		if (x.kind == A64K_JCC || x.kind == A64K_JMP ||
@@ -395,8 +379,11 @@ contents(struct cfgdis *d, const struct reloc *r, uint64_t *v)
 {
 	const uint8_t *p;
 	uint64_t avail;
-	size_t n = reloc_size(r->type), k;
+	struct a64rel rt;
+	size_t n, k;
 
+	a64rel_of(r->type, &rt);
+	n = rt.size;
 	if ((p = cd_sec_bytes(d, r->off, &avail)) == NULL || avail < n)
 		return -1;
 	for (*v = 0, k = 0; k < n; k++)
@@ -513,21 +500,27 @@ a64_scan_relocs(struct cfgdis *d)
 static int
 a64_open(struct cfgdis *d, char *err, size_t errlen)
 {
-	if (a64llvm_open(err, errlen) == -1)
-		return -1;
-	d->archd = NULL;
+	(void)err;
+	(void)errlen;
+	d->archd = xcalloc(1, sizeof(struct a64st));
 	return 0;
 }
 
 static void
 a64_close(struct cfgdis *d)
 {
+	struct a64st *st = d->archd;
+
+	if (st != NULL)
+		llvmbr_close(st->br);
+	free(st);
 	d->archd = NULL;
 }
 
 const struct cfg_arch cfg_arch_aarch64 = {
 	.name = "AArch64",
-	.decoder = "LLVM 19",
+	.decoder = "LLVM %s",
+	.hash_strings = hashsym_a64,
 	.machine = EM_AARCH64,
 	.open = a64_open,
 	.close = a64_close,

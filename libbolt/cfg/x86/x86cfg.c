@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cfgint.h"
+#include "hashsym.h"
 #include "x86class.h"
 #include "x86dec.h"
 
@@ -784,6 +785,7 @@ x86_insn_ref(struct cfgdis *d, const uint8_t *p, size_t left, uint64_t pc,
 const struct cfg_arch cfg_arch_x86_64 = {
 	.name = "x86-64",
 	.decoder = "Capstone",
+	.hash_strings = hashsym_x86,
 	.machine = EM_X86_64,
 	.open = x86_open,
 	.close = x86_close,
