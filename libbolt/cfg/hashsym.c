@@ -56,6 +56,7 @@ struct rs {
 #define SORT_LESS(x, y)	((x)->addr != (y)->addr ? (x)->addr < (y)->addr : \
 	    (x)->rank != (y)->rank ? (x)->rank < (y)->rank : (x)->idx < (y)->idx)
 #include "sort.h"
+#include "search.h"
 
 /* the symbol table's symbols BOLT registers, into *v (n of them) */
 static size_t
@@ -160,19 +161,12 @@ bd_read(struct hashsym *hs)
 const struct hs_data *
 hashsym_data(struct hashsym *hs, uint64_t a)
 {
-	size_t lo = 0, hi, mid;
+	size_t lo;
 	const struct hs_data *d;
 
 	if (!hs->bdread)
 		bd_read(hs);
-	hi = hs->nbd;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (hs->bd[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	SEARCH_FIRST(lo, hs->nbd, mid, hs->bd[mid].addr <= a);
 	if (lo == 0)
 		return NULL;
 	d = &hs->bd[lo - 1];
@@ -236,20 +230,14 @@ other_table(struct hashsym *hs, uint64_t v)
 	struct cfgdis *d = hs->cd;
 	const struct cfg *g;
 	const uint64_t *t;
-	size_t lo = 0, hi, m, k, n;
+	size_t lo, k, n;
 	uint32_t nt, j;
 
 	if (!d->ft->has_relocs)
 		return 0;
 	if (!d->crefdone)
 		cd_read_crefs(d);
-	for (hi = d->ncref; lo < hi; ) {
-		m = lo + (hi - lo) / 2;
-		if (d->cref[m].addr <= v)
-			lo = m + 1;
-		else
-			hi = m;
-	}
+	SEARCH_FIRST(lo, d->ncref, m, d->cref[m].addr <= v);
 	for (k = lo, n = 0; k-- > 0 && n < 256; n++) {
 		const struct cref *c = &d->cref[k];
 
